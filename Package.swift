@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+// formd: a form daemon. No package dependencies: only the toolchain's own libraries.
+import PackageDescription
+
+let package = Package(
+    name: "formd",
+    products: [
+        .executable(name: "formd", targets: ["formd"]),
+        .library(name: "FormdCore", targets: ["FormdCore"]),
+    ],
+    targets: [
+        // JSON values, a byte-level parser and a writer; no Foundation.
+        .target(name: "FormdJSON"),
+        // The form engine: a pure state machine, (state, command) -> (state, [event]).
+        .target(name: "FormdCore"),
+        // JSON-RPC messages: decoding requests into engine commands, encoding results and events.
+        .target(name: "FormdProtocol", dependencies: ["FormdJSON", "FormdCore"]),
+        // Framing and connection handling: line reader, output buffer, the line handler.
+        .target(name: "FormdServer", dependencies: ["FormdJSON", "FormdCore", "FormdProtocol"]),
+        // Thin wiring: command line, signals, stdio.
+        .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON"]),
+        .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON"]),
+        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore"]),
+        .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore"]),
+        .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON"]),
+    ]
+)
