@@ -12,7 +12,7 @@ let package = Package(
         // JSON values, a byte-level parser and a writer; no Foundation.
         .target(name: "FormdJSON"),
         // The form engine: a pure state machine, (state, command) -> (state, [event]).
-        .target(name: "FormdCore"),
+        .target(name: "FormdCore", dependencies: ["FormdJSON"]),
         // JSON-RPC messages: decoding requests into engine commands, encoding results and events.
         .target(name: "FormdProtocol", dependencies: ["FormdJSON", "FormdCore"]),
         // Framing and connection handling: line reader, output buffer, the line handler.
@@ -20,7 +20,7 @@ let package = Package(
         // Thin wiring: command line, signals, stdio.
         .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON"]),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON"]),
-        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore"]),
+        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON"]),
         .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore"]),
         .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON"]),
     ]

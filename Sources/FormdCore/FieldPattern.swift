@@ -1,0 +1,27 @@
+/// A whole-text regular expression, compiled once when the field is configured.
+///
+/// Equality is by source so specs stay comparable; the compiled form is only a cache.
+public struct FieldPattern: Equatable, @unchecked Sendable {
+    public let source: String
+    private let regex: Regex<AnyRegexOutput>
+
+    /// Fails with a readable message when `source` is not a valid regular expression.
+    public init(_ source: String) throws(FormError) {
+        do {
+            regex = try Regex(source)
+        } catch {
+            throw .invalidParams("pattern \(quoted(source)) is not a valid regular expression: \(error)")
+        }
+        self.source = source
+    }
+
+    /// True when the whole of `text` matches (not just a part of it).
+    public func matchesWhole(_ text: String) -> Bool {
+        (try? regex.wholeMatch(in: text)) != nil
+    }
+
+    public static func == (a: FieldPattern, b: FieldPattern) -> Bool { a.source == b.source }
+}
+
+/// A string in double quotes, for error messages that name a value.
+func quoted(_ s: String) -> String { "\"\(s)\"" }

@@ -1,0 +1,92 @@
+/// One form: fields in order, at most one first responder, and its event counter.
+///
+/// Fields live in an array (order matters for Return and focus moves) with an id → index
+/// map beside it, so every per-field command finds its field in O(1). The map is rebuilt
+/// only when fields are added or removed.
+public struct Form: Sendable {
+    public let name: String
+    /// Number of the last event emitted; +1 per event, never reset.
+    public private(set) var seq = 0
+    public internal(set) var fields: [Field] = []
+    private var indexByID: [String: Int] = [:]
+    /// Index of the first responder.
+    public internal(set) var responder: Int? = nil
+    /// Index of the one field whose `become` demand is pending, if any.
+    var pendingBecome: Int? = nil
+    var presets = PresetLibrary.builtIn
+    /// Events emitted by the command being carried out; drained by the engine.
+    private var outbox: [EventRecord] = []
+
+    public init(name: String) { self.name = name }
+
+    public var firstResponderID: String? { responder.map { fields[$0].id } }
+
+    /// The index of field `id`, or the protocol's unknown-field error.
+    public func index(of id: String) throws(FormError) -> Int {
+        guard let i = indexByID[id] else { throw .unknownField(field: id, form: name) }
+        return i
+    }
+
+    /// `id`, or the first responder when `id` is nil.
+    func target(_ id: String?) throws(FormError) -> Int {
+        if let id { return try index(of: id) }
+        guard let r = responder else {
+            throw .invalidParams("no field given and form \(quoted(name)) has no first responder; pass \"field\"")
+        }
+        return r
+    }
+
+    mutating func emit(_ event: FormEvent) {
+        seq += 1
+        outbox.append(EventRecord(form: name, seq: seq, event: event))
+    }
+
+    mutating func drainEvents() -> [EventRecord] {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox
+    }
+
+    /// Replaces every field; responder and demands are cleared.
+    mutating func replaceFields(_ newFields: [Field]) {
+        fields = newFields
+        responder = nil
+        pendingBecome = nil
+        rebuildIndex()
+    }
+
+    mutating func insertField(_ field: Field, at i: Int) {
+        fields.insert(field, at: i)
+        if let r = responder, r >= i { responder = r + 1 }
+        if let p = pendingBecome, p >= i { pendingBecome = p + 1 }
+        reindex(from: i)
+    }
+
+    /// Removes field `i`; the caller has already made it resign and dropped its demand.
+    mutating func removeField(at i: Int) {
+        precondition(responder != i && pendingBecome != i)
+        indexByID[fields[i].id] = nil
+        fields.remove(at: i)
+        if let r = responder, r > i { responder = r - 1 }
+        if let p = pendingBecome, p > i { pendingBecome = p - 1 }
+        reindex(from: i)
+    }
+
+    private mutating func rebuildIndex() {
+        indexByID.removeAll(keepingCapacity: true)
+        reindex(from: 0)
+    }
+
+    /// Only fields at or after `start` moved, so appending a field costs O(1).
+    private mutating func reindex(from start: Int) {
+        for i in start..<fields.count { indexByID[fields[i].id] = i }
+    }
+
+    public func snapshot(includeSecrets: Bool) -> FormSnapshot {
+        FormSnapshot(form: name, seq: seq, firstResponder: firstResponderID,
+                     fields: fields.indices.map { fieldSnapshot($0, includeSecrets: includeSecrets) })
+    }
+
+    func fieldSnapshot(_ i: Int, includeSecrets: Bool) -> FieldSnapshot {
+        FieldSnapshot(fields[i], isFirstResponder: responder == i, includeSecrets: includeSecrets)
+    }
+}

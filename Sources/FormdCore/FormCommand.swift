@@ -1,0 +1,49 @@
+/// A command to one form: what a protocol method becomes once its params are decoded.
+///
+/// A `field` of nil means "the first responder", as the protocol's optional `field`.
+public enum FormCommand: Equatable, Sendable {
+    case defineForm(fields: [FieldSpec], presets: [String: FieldOptions])
+    case addField(FieldSpec, after: String?)
+    case removeField(String)
+    /// `configuration` replaces the field's preset list when given.
+    case configureField(String, options: FieldOptions, configuration: [String]?)
+    case setText(field: String, text: String)
+    case delete(field: String?)
+    case pressReturn(field: String?)
+    case demandFocus(field: String, demand: Demand)
+    case focusNext
+    case focusPrevious
+    case setEnabled(field: String, Bool)
+    case setSecure(field: String, Bool)
+    case setRevealed(field: String, Bool)
+    case getState(includeSecrets: Bool)
+    case validate
+    case submit(includeSecrets: Bool)
+    case reset
+
+    /// Only `defineForm` may name a form that does not exist yet.
+    var createsForm: Bool {
+        if case .defineForm = self { return true }
+        return false
+    }
+}
+
+/// What a command answers, besides its events.
+public enum CommandResult: Equatable, Sendable {
+    /// Nothing to say but "done".
+    case done
+    case edit(applied: Bool, reason: RejectReason?)
+    case returnPressed(ReturnOutcome)
+    case demand(DemandOutcome)
+    case focus(firstResponder: String?, moved: Bool)
+    case state(FormSnapshot)
+    case validation(valid: Bool, errors: [FieldErrors])
+    /// `values` holds masked fields only when secrets were asked for; the rest are `withheld`.
+    case submission(valid: Bool, values: [FieldValue], withheld: [String], errors: [FieldErrors])
+}
+
+/// A command's answer and the events it caused, in causal order.
+public struct CommandOutcome: Equatable, Sendable {
+    public var result: CommandResult
+    public var events: [EventRecord]
+}

@@ -1,0 +1,73 @@
+/// Defining a form and changing its fields' configuration.
+extension Form {
+    /// Replaces every field. Ids must be unique; every spec must resolve.
+    mutating func define(_ specs: [FieldSpec], presets custom: [String: FieldOptions]) throws(FormError) {
+        let library = PresetLibrary.builtIn.adding(custom)
+        var seen = Set<String>()
+        var newFields: [Field] = []
+        newFields.reserveCapacity(specs.count)
+        for spec in specs {
+            guard seen.insert(spec.id).inserted else {
+                throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
+            }
+            newFields.append(try Field(spec: spec, presets: library))
+        }
+        presets = library
+        replaceFields(newFields)
+        emit(.formDefined(snapshot(includeSecrets: false)))
+    }
+
+    /// Adds a field after `after` (or at the end).
+    mutating func add(_ spec: FieldSpec, after: String?) throws(FormError) {
+        if (try? index(of: spec.id)) != nil {
+            throw .invalidParams("field \(quoted(spec.id)) already exists in form \(quoted(name))")
+        }
+        let at = try after.map { id throws(FormError) in try index(of: id) + 1 } ?? fields.count
+        let field = try Field(spec: spec, presets: presets)
+        insertField(field, at: at)
+        emit(.fieldAdded(fieldSnapshot(at, includeSecrets: false), index: at))
+    }
+
+    /// Rule 3: a removed responder resigns whatever `canResign` says; a pending demand on
+    /// it is refused.
+    mutating func remove(_ i: Int) {
+        if pendingBecome == i { clearPending(outcome: .refused) }
+        if responder == i { moveFocus(to: nil, force: true) }
+        let id = fields[i].id
+        removeField(at: i)
+        emit(.fieldRemoved(field: id))
+    }
+
+    /// Applies new own keys (and optionally a new preset list) to field `i`, reporting
+    /// every effective change. Disabling the responder makes it resign (rule 3).
+    mutating func configure(_ i: Int, options: FieldOptions, configuration: [String]?) throws(FormError) {
+        let old = fields[i]
+        var spec = old.spec
+        spec.options = spec.options.overlaid(with: options)
+        if let configuration { spec.configuration = configuration }
+        let new = try old.reconfigured(to: spec, presets: presets)
+        fields[i] = new
+
+        var changes = FieldChanges(options: new.attributes.changes(since: old.attributes))
+        if spec.configuration != old.spec.configuration { changes.configuration = spec.configuration }
+        if new.attributes.masksText != old.attributes.masksText {
+            changes.display = new.display
+            changes.text = new.visibleText
+        }
+        if !changes.isEmpty { emit(.fieldChanged(field: new.id, changes: changes)) }
+        if new.text != old.text {
+            emit(.textChanged(field: new.id, text: new.visibleText, display: new.display, length: new.length))
+        }
+        if new.validity != old.validity { emit(.validityChanged(field: new.id, validity: new.validity)) }
+        if responder == i && !new.attributes.enabled { moveFocus(to: nil, force: true) }
+    }
+
+    /// Every field back to its initial text, unvisited, untouched, no demands, no
+    /// responder. One `formReset` carries the new state.
+    mutating func reset() {
+        for i in fields.indices { fields[i].resetToInitial() }
+        responder = nil
+        pendingBecome = nil
+        emit(.formReset(snapshot(includeSecrets: false)))
+    }
+}

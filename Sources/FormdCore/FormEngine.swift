@@ -1,0 +1,86 @@
+/// The form engine: every form a daemon holds, and the one function that changes them.
+///
+/// A value type with no I/O, clock or globals: `perform` is the reducer
+/// `(state, command) -> (state, result, [event])`. A command that throws has changed
+/// nothing, because every check that can fail runs before the first mutation.
+public struct FormEngine: Sendable {
+    public static let defaultForm = "default"
+
+    public private(set) var forms: [String: Form]
+
+    public init() {
+        forms = [FormEngine.defaultForm: Form(name: FormEngine.defaultForm)]
+    }
+
+    public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm) throws(FormError) -> CommandOutcome {
+        guard forms[formName] != nil else {
+            guard command.createsForm else { throw .unknownForm(formName) }
+            // A new form joins the engine only once its definition has succeeded.
+            var form = Form(name: formName)
+            let result = try form.perform(command)
+            let events = form.drainEvents()
+            forms[formName] = form
+            return CommandOutcome(result: result, events: events)
+        }
+        let result = try forms[formName]!.perform(command)
+        return CommandOutcome(result: result, events: forms[formName]!.drainEvents())
+    }
+}
+
+extension Form {
+    /// Dispatches one command. Lookups and checks that throw come first in every case.
+    mutating func perform(_ command: FormCommand) throws(FormError) -> CommandResult {
+        let result: CommandResult
+        switch command {
+        case .defineForm(let specs, let presets):
+            try define(specs, presets: presets)
+            result = .done
+        case .addField(let spec, let after):
+            try add(spec, after: after)
+            result = .done
+        case .removeField(let id):
+            remove(try index(of: id))
+            result = .done
+        case .configureField(let id, let options, let configuration):
+            try configure(try index(of: id), options: options, configuration: configuration)
+            result = .done
+        case .setEnabled(let id, let on):
+            var o = FieldOptions(); o.enabled = on
+            try configure(try index(of: id), options: o, configuration: nil)
+            result = .done
+        case .setSecure(let id, let on):
+            var o = FieldOptions(); o.secure = on
+            try configure(try index(of: id), options: o, configuration: nil)
+            result = .done
+        case .setRevealed(let id, let on):
+            var o = FieldOptions(); o.revealed = on
+            try configure(try index(of: id), options: o, configuration: nil)
+            result = .done
+        case .setText(let id, let text):
+            result = setText(try index(of: id), text)
+        case .delete(let id):
+            result = deleteBackward(try target(id))
+        case .pressReturn(let id):
+            result = pressReturn(try target(id))
+        case .demandFocus(let id, let demand):
+            result = .demand(demandFocus(try index(of: id), demand))
+        case .focusNext, .focusPrevious:
+            let step = command == .focusNext ? 1 : -1
+            let before = responder
+            if let next = cyclicFocusable(step: step) { moveFocus(to: next) }
+            result = .focus(firstResponder: firstResponderID, moved: responder != before)
+        case .getState(let includeSecrets):
+            return .state(snapshot(includeSecrets: includeSecrets))
+        case .validate:
+            let errors = invalidFields()
+            return .validation(valid: errors.isEmpty, errors: errors)
+        case .submit(let includeSecrets):
+            result = submit(includeSecrets: includeSecrets)
+        case .reset:
+            reset()
+            result = .done
+        }
+        retryPendingDemand()
+        return result
+    }
+}

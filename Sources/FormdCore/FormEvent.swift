@@ -1,0 +1,34 @@
+/// Everything the engine reports. Each is emitted by one form with the next `seq`.
+///
+/// Texts in events are already masked for secure fields: an event never needs to be
+/// filtered before it is written.
+public enum FormEvent: Equatable, Sendable {
+    /// The form was (re)defined; carries its whole state.
+    case formDefined(FormSnapshot)
+    /// `reset` returned every field to its initial state; carries the whole state.
+    case formReset(FormSnapshot)
+    case fieldAdded(FieldSnapshot, index: Int)
+    case fieldRemoved(field: String)
+    case fieldChanged(field: String, changes: FieldChanges)
+    /// `text` is nil while the field is masked.
+    case textChanged(field: String, text: String?, display: String, length: Int)
+    case responderChanged(field: String, isFirstResponder: Bool)
+    case focusChanged(from: String?, to: String?)
+    /// `demand` is the field's demand after the change (nil once resolved).
+    case demandChanged(field: String, demand: Demand?, outcome: DemandOutcome)
+    case returnPressed(field: String, action: ReturnOutcome)
+    /// `textBefore` is masked for secure fields.
+    case deletePressed(field: String, textBefore: String)
+    case changeRejected(field: String, reason: RejectReason)
+    case validityChanged(field: String, validity: Validity)
+    /// Values of every field in order; masked fields are listed in `withheld` instead.
+    case submitted(values: [FieldValue], withheld: [String])
+    case submitFailed(errors: [FieldErrors])
+}
+
+/// An event stamped with the form that emitted it and its place in that form's stream.
+public struct EventRecord: Equatable, Sendable {
+    public var form: String
+    public var seq: Int
+    public var event: FormEvent
+}
