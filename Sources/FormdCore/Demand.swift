@@ -3,7 +3,7 @@
 /// A demand is a request, not an order: it is fulfilled, refused, or (only for `become`
 /// on a disabled field) left pending until the field is able. Once resolved it resets to
 /// nil, so the same demand can be made again.
-public enum Demand: String, Sendable {
+public enum Demand: String, Sendable, CaseIterable {
     case become, resign
 }
 

@@ -1,0 +1,69 @@
+import FormdJSON
+
+/// One JSON-RPC request or notification, with its call decoded or the reason it could
+/// not be.
+public struct Envelope: Sendable {
+    /// nil for a notification. An invalid request whose id cannot be read gets `.null`,
+    /// as JSON-RPC 2.0 says, so it is still answered.
+    public var id: RequestID?
+    public var method: String?
+    public var call: Result<Call, ProtocolError>
+
+    static let keys = ["jsonrpc", "id", "method", "params"]
+
+    /// `jsonrpc` may be omitted (shell users), but if present must be "2.0".
+    public init(_ value: JSONValue) {
+        guard case .object(let o) = value else {
+            self.init(id: .null, method: nil, .invalidRequest("a request must be a JSON object, got \(value.typeName)"))
+            return
+        }
+        if let dup = o.firstDuplicateKey {
+            self.init(id: .null, method: nil, .invalidRequest("duplicate key \"\(dup)\" in request"))
+            return
+        }
+        var id: RequestID? = nil
+        if let raw = o["id"] {
+            guard let valid = RequestID(raw) else {
+                self.init(id: .null, method: nil, .invalidRequest("\"id\" must be a string, a number or null, got \(raw.typeName)"))
+                return
+            }
+            id = valid
+        }
+        let invalidID = id ?? .null
+        if let unknown = o.keys.first(where: { !Envelope.keys.contains($0) }) {
+            self.init(id: invalidID, method: nil, .invalidRequest("unknown key \"\(unknown)\" in request; allowed: jsonrpc, id, method, params"))
+            return
+        }
+        if let v = o["jsonrpc"], v != .string("2.0") {
+            self.init(id: invalidID, method: nil, .invalidRequest("\"jsonrpc\" must be \"2.0\" when given"))
+            return
+        }
+        guard case .string(let method)? = o["method"] else {
+            let got = o["method"].map { "got \($0.typeName)" } ?? "it is missing"
+            self.init(id: invalidID, method: nil, .invalidRequest("\"method\" must be a string; \(got)"))
+            return
+        }
+        let params: JSONObject
+        switch o["params"] {
+        case nil: params = JSONObject()
+        case .object(let p)?: params = p
+        case .array?:
+            self.init(id: id, method: method, .failure(.invalidParams("params of \(method) must be an object (formd takes named params), got array")))
+            return
+        case let other?:
+            self.init(id: invalidID, method: method, .invalidRequest("\"params\" must be an object, got \(other.typeName)"))
+            return
+        }
+        self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodDecoder.decode(method: method, params: params) })
+    }
+
+    private init(id: RequestID?, method: String?, _ call: Result<Call, ProtocolError>) {
+        self.id = id
+        self.method = method
+        self.call = call
+    }
+}
+
+extension Result where Failure == ProtocolError {
+    static func invalidRequest(_ message: String) -> Result { .failure(ProtocolError(.invalidRequest, message)) }
+}

@@ -1,0 +1,83 @@
+import FormdCore
+import FormdJSON
+
+/// Decodes field specs, presets and `configureField` keys from JSON, strictly.
+enum FieldSpecDecoder {
+    /// Every key a field spec may hold besides `id` and `configuration`.
+    static let optionKeys = [
+        "label", "placeholder", "text", "secure", "revealed", "enabled", "returnAction", "deleteOnEmpty",
+        "canBecomeFirstResponder", "canResignFirstResponder", "enablesReturnKeyAutomatically",
+        "clearsOnBeginEditing", "required", "minLength", "maxLength", "pattern", "hints",
+    ]
+    static let specKeys = ["id", "configuration"] + optionKeys
+
+    /// A whole spec: `{"id": …, …}` at `path` (for messages).
+    static func spec(_ value: JSONValue, path: String) throws(ProtocolError) -> FieldSpec {
+        guard case .object(let o) = value else {
+            throw .invalidParams("\(path) must be a field spec object, got \(value.typeName)")
+        }
+        let r = try ParamsReader(o, path: path, allowed: specKeys)
+        let id = try r.string("id")
+        if id.isEmpty { throw .invalidParams("\"id\" in \(path) must not be empty") }
+        return FieldSpec(id: id, configuration: try r.optionalStringArray("configuration") ?? [],
+                         options: try options(r))
+    }
+
+    /// A preset: any spec key but `id` and `configuration`.
+    static func preset(_ value: JSONValue, path: String) throws(ProtocolError) -> FieldOptions {
+        guard case .object(let o) = value else {
+            throw .invalidParams("\(path) must be an object of field keys, got \(value.typeName)")
+        }
+        return try options(ParamsReader(o, path: path, allowed: optionKeys))
+    }
+
+    /// The spec keys present in `r`'s object, typed and checked.
+    static func options(_ r: ParamsReader) throws(ProtocolError) -> FieldOptions {
+        var o = FieldOptions()
+        o.label = try r.nullableString("label")
+        o.placeholder = try r.nullableString("placeholder")
+        o.text = try r.optionalString("text")
+        o.secure = try r.optionalBool("secure")
+        o.revealed = try r.optionalBool("revealed")
+        o.enabled = try r.optionalBool("enabled")
+        o.returnAction = try r.optionalEnum("returnAction", ReturnAction.self)
+        o.deleteOnEmpty = try r.optionalEnum("deleteOnEmpty", DeleteOnEmpty.self)
+        o.canBecomeFirstResponder = try r.optionalBool("canBecomeFirstResponder")
+        o.canResignFirstResponder = try r.optionalBool("canResignFirstResponder")
+        o.enablesReturnKeyAutomatically = try r.optionalBool("enablesReturnKeyAutomatically")
+        o.clearsOnBeginEditing = try r.optionalBool("clearsOnBeginEditing")
+        o.required = try r.optionalBool("required")
+        o.minLength = try r.nullableCount("minLength")
+        o.maxLength = try r.nullableCount("maxLength")
+        if let source = try r.nullableString("pattern") {
+            do {
+                o.pattern = .some(try source.map { s throws(FormError) in try FieldPattern(s) })
+            } catch {
+                throw ProtocolError(.invalidParams, "\"pattern\" in \(r.path): \(error.message)")
+            }
+        }
+        o.hints = try r.optionalObject("hints")
+        return o
+    }
+
+    /// `{"name": preset, …}` of `defineForm` and form files.
+    static func presets(_ object: JSONObject?, path: String) throws(ProtocolError) -> [String: FieldOptions] {
+        guard let object else { return [:] }
+        if let dup = object.firstDuplicateKey { throw .invalidParams("duplicate preset \"\(dup)\" in \(path)") }
+        var out: [String: FieldOptions] = [:]
+        for m in object.members {
+            out[m.key] = try preset(m.value, path: "\(path).\(m.key)")
+        }
+        return out
+    }
+
+    /// The `fields` array of `defineForm` and form files.
+    static func fields(_ values: [JSONValue], path: String) throws(ProtocolError) -> [FieldSpec] {
+        var specs: [FieldSpec] = []
+        specs.reserveCapacity(values.count)
+        for (i, v) in values.enumerated() {
+            specs.append(try spec(v, path: "\(path)[\(i)]"))
+        }
+        return specs
+    }
+}

@@ -1,0 +1,93 @@
+import FormdCore
+import FormdJSON
+
+/// Turns a method name and its params into a `Call`, checking every key.
+///
+/// The table is the protocol's list of methods: one entry per method with the keys it
+/// accepts, so "unknown key" messages can list the allowed ones.
+public enum MethodDecoder {
+    public static let methods = [
+        "initialize", "shutdown", "defineForm", "addField", "removeField", "configureField",
+        "setText", "delete", "pressReturn", "demandFocus", "focusNext", "focusPrevious",
+        "setEnabled", "setSecure", "setRevealed", "getState", "validate", "submit", "reset",
+    ]
+
+    public static func decode(method: String, params: JSONObject) throws(ProtocolError) -> Call {
+        let path = "\(method) params"
+        func reader(_ keys: String...) throws(ProtocolError) -> ParamsReader {
+            try ParamsReader(params, path: path, allowed: keys)
+        }
+        func form(_ r: ParamsReader, _ command: FormCommand) throws(ProtocolError) -> Call {
+            .form(try r.optionalString("form") ?? FormEngine.defaultForm, command)
+        }
+        switch method {
+        case "initialize":
+            let r = try reader("clientInfo")
+            guard let info = try r.optionalObject("clientInfo") else { return .initialize(clientName: nil) }
+            let c = try ParamsReader(info, path: "clientInfo", allowed: ["name", "version"])
+            _ = try c.optionalString("version")
+            return .initialize(clientName: try c.optionalString("name"))
+        case "shutdown":
+            _ = try reader()
+            return .shutdown
+        case "defineForm":
+            let r = try reader("form", "fields", "presets")
+            guard let fields = try r.optionalArray("fields") else {
+                throw .invalidParams("missing \"fields\" in \(path) (an array of field specs)")
+            }
+            return try form(r, .defineForm(
+                fields: FieldSpecDecoder.fields(fields, path: "fields"),
+                presets: FieldSpecDecoder.presets(r.optionalObject("presets"), path: "presets")))
+        case "addField":
+            let r = try reader("form", "field", "after")
+            guard let spec = r.object["field"] else {
+                throw .invalidParams("missing \"field\" in \(path) (a field spec)")
+            }
+            return try form(r, .addField(FieldSpecDecoder.spec(spec, path: "field"), after: r.optionalString("after")))
+        case "removeField":
+            let r = try reader("form", "field")
+            return try form(r, .removeField(r.string("field")))
+        case "configureField":
+            let r = try ParamsReader(params, path: path, allowed: ["form", "field", "configuration"] + FieldSpecDecoder.optionKeys)
+            return try form(r, .configureField(r.string("field"), options: FieldSpecDecoder.options(r),
+                                              configuration: r.optionalStringArray("configuration")))
+        case "setText":
+            let r = try reader("form", "field", "text")
+            return try form(r, .setText(field: r.string("field"), text: r.string("text")))
+        case "delete":
+            let r = try reader("form", "field")
+            return try form(r, .delete(field: r.optionalString("field")))
+        case "pressReturn":
+            let r = try reader("form", "field")
+            return try form(r, .pressReturn(field: r.optionalString("field")))
+        case "demandFocus":
+            let r = try reader("form", "field", "demand")
+            return try form(r, .demandFocus(field: r.string("field"), demand: r.requiredEnum("demand", Demand.self)))
+        case "focusNext":
+            return try form(reader("form"), .focusNext)
+        case "focusPrevious":
+            return try form(reader("form"), .focusPrevious)
+        case "setEnabled":
+            let r = try reader("form", "field", "enabled")
+            return try form(r, .setEnabled(field: r.string("field"), r.bool("enabled")))
+        case "setSecure":
+            let r = try reader("form", "field", "secure")
+            return try form(r, .setSecure(field: r.string("field"), r.bool("secure")))
+        case "setRevealed":
+            let r = try reader("form", "field", "revealed")
+            return try form(r, .setRevealed(field: r.string("field"), r.bool("revealed")))
+        case "getState":
+            let r = try reader("form", "includeSecrets")
+            return try form(r, .getState(includeSecrets: r.optionalBool("includeSecrets") ?? false))
+        case "validate":
+            return try form(reader("form"), .validate)
+        case "submit":
+            let r = try reader("form", "includeSecrets")
+            return try form(r, .submit(includeSecrets: r.optionalBool("includeSecrets") ?? false))
+        case "reset":
+            return try form(reader("form"), .reset)
+        default:
+            throw ProtocolError(.methodNotFound, "unknown method \"\(method)\"; formd's methods are: \(methods.joined(separator: ", "))")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import FormdJSON
+
+/// Reads one JSON object strictly: every key must be known, of the right type, and
+/// given once. Messages name the key by its path (`fields[2].maxLength`) so a person can
+/// find the mistake without reading the spec.
+struct ParamsReader {
+    let object: JSONObject
+    /// Where this object sits, for messages: "setText params", "fields[2]".
+    let path: String
+
+    /// Fails on a duplicate key or on a key outside `allowed`.
+    init(_ object: JSONObject, path: String, allowed: [String]) throws(ProtocolError) {
+        if let dup = object.firstDuplicateKey {
+            throw .invalidParams("duplicate key \"\(dup)\" in \(path)")
+        }
+        for member in object.members where !allowed.contains(member.key) {
+            throw .invalidParams("unknown key \"\(member.key)\" in \(path); allowed keys: \(allowed.joined(separator: ", "))")
+        }
+        self.object = object
+        self.path = path
+    }
+
+    func has(_ key: String) -> Bool { object[key] != nil }
+
+    private func name(_ key: String) -> String { "\"\(key)\" in \(path)" }
+
+    private func wrongType(_ key: String, _ expected: String, _ got: JSONValue) -> ProtocolError {
+        .invalidParams("\(name(key)) must be \(expected), got \(got.typeName)")
+    }
+
+    func string(_ key: String) throws(ProtocolError) -> String {
+        guard let v = try optionalString(key) else { throw .invalidParams("missing \(name(key)) (a string)") }
+        return v
+    }
+
+    func optionalString(_ key: String) throws(ProtocolError) -> String? {
+        guard let v = object[key] else { return nil }
+        guard case .string(let s) = v else { throw wrongType(key, "a string", v) }
+        return s
+    }
+
+    /// A key that may be given as null to clear it: absent → nil, null → .some(nil).
+    func nullableString(_ key: String) throws(ProtocolError) -> String?? {
+        guard let v = object[key] else { return nil }
+        if case .null = v { return .some(nil) }
+        guard case .string(let s) = v else { throw wrongType(key, "a string or null", v) }
+        return .some(s)
+    }
+
+    func bool(_ key: String) throws(ProtocolError) -> Bool {
+        guard let v = try optionalBool(key) else { throw .invalidParams("missing \(name(key)) (true or false)") }
+        return v
+    }
+
+    func optionalBool(_ key: String) throws(ProtocolError) -> Bool? {
+        guard let v = object[key] else { return nil }
+        guard case .bool(let b) = v else { throw wrongType(key, "true or false", v) }
+        return b
+    }
+
+    /// A non-negative integer or null (to clear). Fractions, exponents and numbers that do
+    /// not fit are refused by name.
+    func nullableCount(_ key: String) throws(ProtocolError) -> Int?? {
+        guard let v = object[key] else { return nil }
+        switch v {
+        case .null:
+            return .some(nil)
+        case .number(let n):
+            guard let i = n.intValue, i >= 0 else {
+                throw .invalidParams("\(name(key)) must be a whole number from 0 up, got \(n.literal)")
+            }
+            return .some(i)
+        default:
+            throw wrongType(key, "a whole number or null", v)
+        }
+    }
+
+    func optionalObject(_ key: String) throws(ProtocolError) -> JSONObject? {
+        guard let v = object[key] else { return nil }
+        guard case .object(let o) = v else { throw wrongType(key, "an object", v) }
+        return o
+    }
+
+    func optionalArray(_ key: String) throws(ProtocolError) -> [JSONValue]? {
+        guard let v = object[key] else { return nil }
+        guard case .array(let a) = v else { throw wrongType(key, "an array", v) }
+        return a
+    }
+
+    func optionalStringArray(_ key: String) throws(ProtocolError) -> [String]? {
+        guard let a = try optionalArray(key) else { return nil }
+        var out: [String] = []
+        for (i, v) in a.enumerated() {
+            guard case .string(let s) = v else {
+                throw .invalidParams("\(name(key))[\(i)] must be a string, got \(v.typeName)")
+            }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// One of an enum's raw values; the message lists them.
+    func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(ProtocolError) -> E?
+    where E.RawValue == String {
+        guard let s = try optionalString(key) else { return nil }
+        guard let e = E(rawValue: s) else {
+            let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw .invalidParams("\(name(key)) must be one of \(choices), got \"\(s)\"")
+        }
+        return e
+    }
+
+    func requiredEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(ProtocolError) -> E
+    where E.RawValue == String {
+        guard let e = try optionalEnum(key, type) else {
+            let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw .invalidParams("missing \(name(key)) (one of \(choices))")
+        }
+        return e
+    }
+}

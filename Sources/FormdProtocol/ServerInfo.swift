@@ -1,0 +1,28 @@
+import FormdJSON
+
+/// What `initialize` and `--version` report.
+public enum ServerInfo {
+    public static let name = "formd"
+    public static let version = "0.1.0"
+    /// The protocol this build speaks; bumped on incompatible changes.
+    public static let protocolVersion = "1.0"
+    public static let events = [
+        "formDefined", "formReset", "fieldAdded", "fieldRemoved", "fieldChanged", "textChanged",
+        "responderChanged", "focusChanged", "demandChanged", "returnPressed", "deletePressed",
+        "changeRejected", "validityChanged", "submitted", "submitFailed", "error",
+    ]
+
+    /// The `initialize` result.
+    public static func writeInitializeResult(to w: inout JSONWriter) {
+        w.key("protocolVersion", first: true); w.writeString(protocolVersion)
+        w.key("serverInfo")
+        w.key("name", first: true); w.writeString(name)
+        w.key("version"); w.writeString(version)
+        w.closeObject()
+        w.key("capabilities")
+        w.key("methods", first: true); w.writeStrings(MethodDecoder.methods)
+        w.key("events"); w.writeStrings(events)
+        w.closeObject()
+        w.closeObject()
+    }
+}

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a file descriptor in large blocks and splits it into lines there, without ever
+/// holding a line longer than `maxLineBytes`: an over-long line is drained to its newline
+/// and reported once, so a hostile peer cannot make the daemon buffer without bound.
+public struct LineReader {
+    public enum Item {
+        case line(UnsafeRawBufferPointer)
+        case tooLong
+    }
+
+    public enum ReadResult: Equatable {
+        case data, endOfInput, interrupted, failed(Int32)
+    }
+
+    private let fd: Int32
+    private let maxLineBytes: Int
+    private var buffer: UnsafeMutableRawBufferPointer
+    /// Bytes [start, end) are read but not yet handed out.
+    private var start = 0
+    private var end = 0
+    /// Inside an over-long line: bytes are dropped until the next newline.
+    private var discarding = false
+
+    public init(fd: Int32, maxLineBytes: Int, blockSize: Int = 1 << 16) {
+        self.fd = fd
+        self.maxLineBytes = maxLineBytes
+        buffer = .allocate(byteCount: max(blockSize, 1024), alignment: 1)
+    }
+
+    /// Frees the buffer; the reader must not be used afterwards.
+    public mutating func close() { buffer.deallocate() }
+
+    /// One `read(2)` into free space. `interrupted` lets the caller look at signal flags.
+    public mutating func fill() -> ReadResult {
+        makeRoom()
+        let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
+        if n > 0 { end += n; return .data }
+        if n == 0 { return .endOfInput }
+        return errno == EINTR ? .interrupted : .failed(errno)
+    }
+
+    /// Hands out every complete line now in the buffer. The pointer is valid only during
+    /// the call. At end of input, pass `final: true` to hand out an unterminated last line.
+    public mutating func drain(final: Bool = false, _ body: (Item) -> Bool) {
+        while start < end {
+            let base = buffer.baseAddress! + start
+            guard let nl = memchr(base, 0x0A, end - start) else { break }
+            let len = UnsafeRawPointer(nl) - UnsafeRawPointer(base)
+            let wasDiscarding = discarding
+            discarding = false
+            start += len + 1
+            let keepGoing = wasDiscarding ? body(.tooLong) : body(.line(UnsafeRawBufferPointer(start: base, count: len)))
+            if !keepGoing { return }
+        }
+        if final && start < end {
+            let base = buffer.baseAddress! + start
+            let len = end - start
+            start = end
+            _ = discarding ? body(.tooLong) : body(.line(UnsafeRawBufferPointer(start: base, count: len)))
+            discarding = false
+        } else if final && discarding {
+            discarding = false
+            _ = body(.tooLong)
+        }
+    }
+
+    /// Moves the unfinished line to the front; grows the buffer for a long line up to the
+    /// limit, and past the limit drops what is held and starts discarding.
+    private mutating func makeRoom() {
+        if start > 0 {
+            let pending = end - start
+            if pending > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + start, pending) }
+            start = 0
+            end = pending
+        }
+        if discarding {
+            end = 0
+        } else if end > maxLineBytes {
+            discarding = true
+            end = 0
+        } else if end == buffer.count {
+            let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: min(buffer.count * 2, maxLineBytes + 1 + 1024), alignment: 1)
+            bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
+            buffer.deallocate()
+            buffer = bigger
+        }
+    }
+}

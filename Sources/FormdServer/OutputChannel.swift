@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormdJSON
+
+/// Collects output in one buffer and writes it with as few `write(2)` calls as possible.
+///
+/// The caller flushes when its input has nothing more ready, so a burst of commands is
+/// answered in a few large writes while a single interactive request is answered at once.
+public struct OutputChannel {
+    public var writer = JSONWriter(reservingCapacity: 1 << 16)
+    private let fd: Int32
+    /// Set when the reader went away (EPIPE) or writing failed: nothing more can be said.
+    public private(set) var isClosed = false
+
+    public init(fd: Int32) { self.fd = fd }
+
+    public var pendingBytes: Int { writer.bytes.count }
+
+    /// Writes everything buffered; on a closed pipe, marks the channel closed and drops
+    /// the rest instead of spinning.
+    public mutating func flush() {
+        defer { writer.bytes.removeAll(keepingCapacity: true) }
+        if isClosed { return }
+        writer.bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 { offset += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                isClosed = true
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormdJSON
+
+/// Runs a session over a pair of file descriptors until end of input, `shutdown`, a
+/// termination signal or a closed output.
+public struct StdioServer {
+    public private(set) var session: Session
+    private var output: OutputChannel
+    private let inputFD: Int32
+    /// Flush anyway once this much output is waiting, even if more input is ready.
+    private let flushThreshold = 1 << 16
+
+    public init(session: Session, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+        self.session = session
+        self.inputFD = input
+        self.output = OutputChannel(fd: output)
+    }
+
+    /// Returns when the conversation is over; everything answered has been flushed.
+    public mutating func run() {
+        // The reader is local so that handing its lines to `self` never overlaps an
+        // access to the reader itself.
+        var reader = LineReader(fd: inputFD, maxLineBytes: session.limits.maxLineBytes)
+        defer { reader.close() }
+        while !session.isShutDown && !output.isClosed && !Signals.terminationRequested {
+            let result = reader.fill()
+            switch result {
+            case .data:
+                handleLines(from: &reader, final: false)
+            case .endOfInput:
+                handleLines(from: &reader, final: true)
+                output.flush()
+                return
+            case .interrupted:
+                continue
+            case .failed:
+                output.flush()
+                return
+            }
+            if output.pendingBytes >= flushThreshold || (output.pendingBytes > 0 && !inputReady()) {
+                output.flush()
+            }
+        }
+        output.flush()
+    }
+
+    private mutating func handleLines(from reader: inout LineReader, final: Bool) {
+        reader.drain(final: final) { item in
+            switch item {
+            case .line(let bytes):
+                session.handleLine(bytes, into: &output.writer)
+            case .tooLong:
+                session.skipLine()
+                session.refuseLongLine(into: &output.writer)
+            }
+            return !session.isShutDown
+        }
+    }
+
+    /// True when a read would not block: more of the burst is already waiting.
+    private func inputReady() -> Bool {
+        var p = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) > 0
+    }
+}

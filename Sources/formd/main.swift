@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormdCore
+import FormdProtocol
+import FormdServer
+
+/// Thin wiring: parse the command line, load the form file, run the stdio server.
+
+func fail(_ message: String, status: Int32 = 2) -> Never {
+    let text = Array("formd: \(message)\n".utf8)
+    _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    exit(status)
+}
+
+let invocation: Invocation
+do {
+    invocation = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail("\(error.message)\nUsage: \(CommandLineOptions.usage)\n  See 'formd --help' for more information.")
+}
+
+switch invocation {
+case .help:
+    print(CommandLineOptions.help)
+case .version:
+    print("\(ServerInfo.name) \(ServerInfo.version) (protocol \(ServerInfo.protocolVersion))")
+case .serve(let formFile, let limits):
+    var engine = FormEngine()
+    if let path = formFile {
+        let bytes: [UInt8]
+        switch FileContents.read(path) {
+        case .success(let b): bytes = b
+        case .failure(let f): fail("cannot read form file \(path): \(f.reason)")
+        }
+        do {
+            _ = try engine.perform(FormFile.command(from: bytes))
+        } catch let error as ProtocolError {
+            fail("bad form file \(path): \(error.message)")
+        } catch let error as FormError {
+            fail("bad form file \(path): \(error.message)")
+        } catch {
+            fail("bad form file \(path): \(error)")
+        }
+    }
+    Signals.install()
+    var server = StdioServer(session: Session(engine: engine, limits: limits))
+    server.run()
+}
