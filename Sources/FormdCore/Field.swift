@@ -3,7 +3,7 @@
 ///
 /// `length` is kept alongside `text` so the hot path never recounts grapheme clusters,
 /// and `validity` is kept so `validityChanged` is emitted only on a real change.
-public struct Field: Sendable {
+public struct Field: Equatable, Sendable {
     public let id: String
     public private(set) var spec: FieldSpec
     public private(set) var attributes: FieldAttributes

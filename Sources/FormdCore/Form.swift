@@ -3,7 +3,7 @@
 /// Fields live in an array (order matters for Return and focus moves) with an id → index
 /// map beside it, so every per-field command finds its field in O(1). The map is rebuilt
 /// only when fields are added or removed.
-public struct Form: Sendable {
+public struct Form: Equatable, Sendable {
     public let name: String
     /// Number of the last event emitted; +1 per event, never reset.
     public private(set) var seq = 0
@@ -39,6 +39,15 @@ public struct Form: Sendable {
     mutating func emit(_ event: FormEvent) {
         seq += 1
         outbox.append(EventRecord(form: name, seq: seq, event: event))
+    }
+
+    /// Emits an event that carries the whole state (`formDefined`, `formReset`). The
+    /// snapshot is stamped with that event's own seq: it is the state as of that event,
+    /// so a client resyncing from it expects the next event to be seq + 1.
+    mutating func emitState(includeSecrets: Bool = false, _ event: (FormSnapshot) -> FormEvent) {
+        var state = snapshot(includeSecrets: includeSecrets)
+        state.seq = seq + 1
+        emit(event(state))
     }
 
     mutating func drainEvents() -> [EventRecord] {

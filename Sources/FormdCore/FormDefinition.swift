@@ -14,7 +14,7 @@ extension Form {
         }
         presets = library
         replaceFields(newFields)
-        emit(.formDefined(snapshot(includeSecrets: false)))
+        emitState { .formDefined($0) }
     }
 
     /// Adds a field after `after` (or at the end).
@@ -68,6 +68,6 @@ extension Form {
         for i in fields.indices { fields[i].resetToInitial() }
         responder = nil
         pendingBecome = nil
-        emit(.formReset(snapshot(includeSecrets: false)))
+        emitState { .formReset($0) }
     }
 }

@@ -3,7 +3,7 @@
 /// A value type with no I/O, clock or globals: `perform` is the reducer
 /// `(state, command) -> (state, result, [event])`. A command that throws has changed
 /// nothing, because every check that can fail runs before the first mutation.
-public struct FormEngine: Sendable {
+public struct FormEngine: Equatable, Sendable {
     public static let defaultForm = "default"
 
     public private(set) var forms: [String: Form]
