@@ -27,15 +27,17 @@ extension Form {
     }
 
     /// Rule 5: Backspace. `deletePressed` carries the text before (masked when secure);
-    /// on an empty field `deleteOnEmpty: focusPrevious` steps back.
+    /// on an empty field there is nothing to delete (`changeRejected`, like every refused
+    /// edit), and `deleteOnEmpty: focusPrevious` then steps back.
     mutating func deleteBackward(_ i: Int) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
         emit(.deletePressed(field: fields[i].id, textBefore: fields[i].display))
         if fields[i].length == 0 {
+            let result = reject(i, .empty)
             if fields[i].attributes.deleteOnEmpty == .focusPrevious, let p = previousFocusable(before: i) {
                 moveFocus(to: p)
             }
-            return .edit(applied: false, reason: .empty)
+            return result
         }
         let validityChanged = fields[i].removeLastCharacter()
         emitTextChanged(i, validityChanged: validityChanged)

@@ -157,24 +157,35 @@ struct FormHarness {
 
 // MARK: - Readable diffs
 
-/// Line per element, `-` for expected only, `+` for actual only, two spaces for equal.
+/// An LCS diff, one line per element: two spaces for common, `-` expected only, `+`
+/// actual only. A replaced element (a `-` directly followed by a `+`) also lists the
+/// paths where the two differ.
 func listDiff<T: Equatable>(expected: [T], actual: [T]) -> String {
+    let n = expected.count, m = actual.count
+    var lcs = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
+    for i in stride(from: n - 1, through: 0, by: -1) {
+        for j in stride(from: m - 1, through: 0, by: -1) {
+            lcs[i][j] = expected[i] == actual[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+        }
+    }
     var out: [String] = []
-    for i in 0..<max(expected.count, actual.count) {
-        let e = i < expected.count ? expected[i] : nil
-        let a = i < actual.count ? actual[i] : nil
-        if let e, let a, e == a {
-            out.append("  [\(i)] \(short(e))")
+    var i = 0, j = 0
+    func line(_ mark: String, _ v: T) -> String {
+        let s = short(v)
+        return "\(mark) \(s.count > 200 ? caseName(s) + "(...)" : s)"
+    }
+    while i < n || j < m {
+        if i < n, j < m, expected[i] == actual[j] {
+            out.append(line(" ", expected[i])); i += 1; j += 1
+        } else if i < n, j < m, lcs[i + 1][j] == lcs[i][j + 1], lcs[i + 1][j + 1] == lcs[i][j] {
+            // Replaced in place.
+            out.append(line("-", expected[i])); out.append(line("+", actual[j]))
+            out.append(contentsOf: diff(expected: expected[i], actual: actual[j]).split(separator: "\n").map { "      \($0)" })
+            i += 1; j += 1
+        } else if j == m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out.append(line("-", expected[i])); i += 1
         } else {
-            if let e, let a, short(e).count + short(a).count > 300 {
-                // Long values (snapshots): name the case and list only what differs.
-                out.append("- [\(i)] \(caseName(short(e)))...")
-                out.append("+ [\(i)] \(caseName(short(a)))...")
-                out.append(contentsOf: diff(expected: e, actual: a).split(separator: "\n").map { "      \($0)" })
-            } else {
-                if let e { out.append("- [\(i)] \(short(e))") }
-                if let a { out.append("+ [\(i)] \(short(a))") }
-            }
+            out.append(line("+", actual[j])); j += 1
         }
     }
     return out.joined(separator: "\n")
@@ -214,4 +225,21 @@ func caseName(_ v: Any) -> String {
 func short(_ v: Any) -> String {
     String(reflecting: v).replacingOccurrences(of: "FormdCore.", with: "")
         .replacingOccurrences(of: "FormdJSON.", with: "").replacingOccurrences(of: "Swift.", with: "")
+}
+
+/// Failure messages list only the keys that are set, not a screenful of nils.
+extension FieldOptions: CustomDebugStringConvertible {
+    public var debugDescription: String { "FieldOptions(\(setKeys(of: self)))" }
+}
+
+extension FieldChanges: CustomDebugStringConvertible {
+    public var debugDescription: String { "FieldChanges(\(setKeys(of: self)))" }
+}
+
+private func setKeys(of value: Any) -> String {
+    Mirror(reflecting: value).children.compactMap { child -> String? in
+        let s = String(reflecting: child.value)
+        if s == "nil" || s.hasSuffix("FieldOptions()") { return nil }
+        return "\(child.label ?? "?"): \(short(child.value))"
+    }.joined(separator: ", ")
 }
