@@ -1,16 +1,16 @@
 /// One field's live state: its spec, the configuration resolved from it, and what the
 /// person has done to it.
 ///
-/// `length` is kept alongside `text` so the hot path never recounts grapheme clusters,
-/// and `validity` is kept so `validityChanged` is emitted only on a real change.
+/// The text lives in a `TextBuffer`, which keeps its length and selection up to date
+/// without recounting, and `validity` is kept so `validityChanged` is emitted only on a
+/// real change.
 public struct Field: Equatable, Sendable {
     public let id: String
     public private(set) var spec: FieldSpec
     public private(set) var attributes: FieldAttributes
     public private(set) var initialText: String
-    public private(set) var text: String
-    /// Characters (grapheme clusters) in `text`.
-    public private(set) var length: Int
+    public private(set) var buffer: TextBuffer
+    var history: EditHistory
     public private(set) var validity: Validity
     public internal(set) var demand: Demand? = nil
     /// Has been first responder since the form was defined or reset.
@@ -20,7 +20,7 @@ public struct Field: Equatable, Sendable {
 
     /// Builds a field from its spec; fails on an unknown preset, a bad pattern or bounds,
     /// or an initial text that breaks `maxLength`.
-    public init(spec: FieldSpec, presets: PresetLibrary) throws(FormError) {
+    public init(spec: FieldSpec, presets: PresetLibrary, limits: EngineLimits = EngineLimits()) throws(FormError) {
         let resolved = try presets.resolve(configuration: spec.configuration, own: spec.options)
         let attributes = FieldAttributes(resolving: resolved)
         try Field.check(attributes, field: spec.id)
@@ -33,8 +33,8 @@ public struct Field: Equatable, Sendable {
         self.spec = spec
         self.attributes = attributes
         self.initialText = initial
-        self.text = initial
-        self.length = length
+        self.buffer = TextBuffer(initial)
+        self.history = EditHistory(limit: limits.maxUndoSteps)
         self.validity = Validity(text: initial, length: length, attributes: attributes)
     }
 
@@ -50,19 +50,24 @@ public struct Field: Equatable, Sendable {
         }
     }
 
-    /// The field with `spec` re-resolved against `presets`, keeping the person's text
-    /// unless the spec sets a new initial text.
+    /// The field with `spec` re-resolved against `presets`, keeping the person's text,
+    /// selection and undo history; a new initial text is only recorded (the caller puts it
+    /// in as an edit).
     func reconfigured(to spec: FieldSpec, presets: PresetLibrary) throws(FormError) -> Field {
-        var next = try Field(spec: spec, presets: presets)
+        var next = try Field(spec: spec, presets: presets, limits: EngineLimits(maxUndoSteps: history.limit))
         next.demand = demand
         next.visited = visited
         next.touched = touched
-        if spec.options.text == self.spec.options.text {
-            next.initialText = initialText
-            next.setText(text, length: length)
-        }
+        if spec.options.text == self.spec.options.text { next.initialText = initialText }
+        next.buffer = buffer
+        next.history = history
+        next.revalidate()
         return next
     }
+
+    public var text: String { buffer.text }
+    /// Characters (grapheme clusters) in `text`.
+    public var length: Int { buffer.length }
 
     public var isDirty: Bool { text != initialText }
 
@@ -74,29 +79,35 @@ public struct Field: Equatable, Sendable {
     /// The text if it may be shown without an explicit request for secrets.
     public var visibleText: String? { attributes.masksText ? nil : text }
 
-    /// Replaces the text; returns true when validity changed.
-    @discardableResult
-    mutating func setText(_ newText: String, length newLength: Int) -> Bool {
-        text = newText
-        length = newLength
-        return revalidate()
+    /// Replaces `lo..<hi` with `s` (caret after it), records the step for undo unless it
+    /// is an undo itself, and revalidates. Returns the change and whether validity changed.
+    mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String, kind: EditHistory.Kind?) -> (CharacterChange, Bool) {
+        if let kind {
+            let removed = String(buffer.text[lo.index..<hi.index])
+            history.record(EditHistory.Step(kind: kind, startUTF8: buffer.utf8Offset(lo.index), removed: removed, inserted: s,
+                                            anchorBeforeUTF8: buffer.utf8Offset(buffer.anchor.index),
+                                            headBeforeUTF8: buffer.utf8Offset(buffer.head.index)))
+        }
+        let change = buffer.replace(lo, hi, with: s)
+        return (change, revalidate())
     }
 
-    /// Removes the last character; returns true when validity changed.
-    mutating func removeLastCharacter() -> Bool {
-        text.removeLast()
-        length -= 1
-        return revalidate()
+    mutating func select(anchor: Cursor, head: Cursor) {
+        buffer.select(anchor: anchor, head: head)
+        history.close()
     }
 
     mutating func resetToInitial() {
-        setText(initialText, length: initialText.count)
+        buffer = TextBuffer(initialText)
+        history.clear()
+        revalidate()
         demand = nil
         visited = false
         touched = false
     }
 
-    private mutating func revalidate() -> Bool {
+    @discardableResult
+    mutating func revalidate() -> Bool {
         let v = Validity(text: text, length: length, attributes: attributes)
         if v == validity { return false }
         validity = v

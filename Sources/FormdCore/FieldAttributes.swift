@@ -18,6 +18,9 @@ public struct FieldAttributes: Equatable, Sendable {
     public var minLength: Int? = nil
     public var maxLength: Int? = nil
     public var pattern: FieldPattern? = nil
+    public var inputFilter: FieldPattern? = nil
+    public var autoAdvance = false
+    public var supportedEditActions = EditAction.allCases
     public var hints = JSONObject()
 
     public init() {}
@@ -39,11 +42,25 @@ public struct FieldAttributes: Equatable, Sendable {
         if let v = options.minLength { minLength = v }
         if let v = options.maxLength { maxLength = v }
         if let v = options.pattern { pattern = v }
+        if let v = options.inputFilter { inputFilter = v }
+        if let v = options.autoAdvance { autoAdvance = v }
+        if let v = options.supportedEditActions { supportedEditActions = v }
         if let v = options.hints { hints = v }
     }
 
     /// True when the text must be masked for everyone who did not ask for secrets.
     public var masksText: Bool { secure && !revealed }
+
+    /// The edit actions this field offers now: a masked field never offers cut or copy.
+    public func offers(_ action: EditAction) -> Bool {
+        supportedEditActions.contains(action) && !(masksText && (action == .cut || action == .copy))
+    }
+
+    /// True when every character of `s` passes `inputFilter`.
+    public func accepts(_ s: String) -> Bool {
+        guard let filter = inputFilter else { return true }
+        return s.allSatisfy { filter.matchesWhole(String($0)) }
+    }
 
     /// The keys whose value differs from `other`, as a partial spec holding this side's
     /// values: exactly what `fieldChanged` reports.
@@ -64,6 +81,9 @@ public struct FieldAttributes: Equatable, Sendable {
         if minLength != other.minLength { c.minLength = .some(minLength) }
         if maxLength != other.maxLength { c.maxLength = .some(maxLength) }
         if pattern != other.pattern { c.pattern = .some(pattern) }
+        if inputFilter != other.inputFilter { c.inputFilter = .some(inputFilter) }
+        if autoAdvance != other.autoAdvance { c.autoAdvance = autoAdvance }
+        if supportedEditActions != other.supportedEditActions { c.supportedEditActions = supportedEditActions }
         if hints != other.hints { c.hints = hints }
         return c
     }

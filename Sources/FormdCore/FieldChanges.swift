@@ -8,11 +8,15 @@ public struct FieldChanges: Equatable, Sendable {
     public var display: String? = nil
     /// The text, when it just became visible (unmasked). Never set while masked.
     public var text: String? = nil
+    /// The selection, when masking was switched (positions count over the display).
+    public var selection: TextRange? = nil
     public var visited: Bool? = nil
     public var touched: Bool? = nil
 
     public init(options: FieldOptions = FieldOptions(), configuration: [String]? = nil,
-                display: String? = nil, text: String? = nil, visited: Bool? = nil, touched: Bool? = nil) {
+                display: String? = nil, text: String? = nil, selection: TextRange? = nil,
+                visited: Bool? = nil, touched: Bool? = nil) {
+        self.selection = selection
         self.options = options
         self.configuration = configuration
         self.display = display

@@ -1,24 +1,41 @@
-/// User edits and key presses: `setText`, `delete`, Return, and what they set off.
+/// User edits and key presses: typing, deleting, `setText`, Return, and what they set off.
+///
+/// Every change to a text goes through `applyEdit`, which records it for undo and emits
+/// `textChanged` (and `validityChanged` when validity changed).
 extension Form {
-    /// Sets field `i`'s text, emitting `textChanged` and, if it changed, `validityChanged`.
-    mutating func replaceText(_ i: Int, with text: String, length: Int) {
-        let validityChanged = fields[i].setText(text, length: length)
-        emitTextChanged(i, validityChanged: validityChanged)
+    mutating func applyEdit(_ i: Int, _ lo: Cursor, _ hi: Cursor, _ s: String, kind: EditHistory.Kind?) {
+        let (change, validityChanged) = fields[i].replace(lo, hi, with: s, kind: kind)
+        emitTextChanged(i, change, validityChanged: validityChanged)
     }
 
-    private mutating func emitTextChanged(_ i: Int, validityChanged: Bool) {
+    mutating func emitTextChanged(_ i: Int, _ change: CharacterChange, validityChanged: Bool = false) {
         let f = fields[i]
-        emit(.textChanged(field: f.id, text: f.visibleText, display: f.display, length: f.length))
+        let masked = f.attributes.masksText
+        emit(.textChanged(field: f.id, text: f.visibleText, length: f.length,
+                          edit: f.buffer.edit(change, encoding, masked: masked),
+                          selection: f.buffer.selection(encoding, masked: masked)))
         if validityChanged { emit(.validityChanged(field: f.id, validity: f.validity)) }
     }
 
-    /// Rule 6: a user edit is refused on a disabled field or past `maxLength`.
-    mutating func setText(_ i: Int, _ text: String) -> CommandResult {
-        if !fields[i].attributes.enabled { return reject(i, .disabled) }
-        let length = text.count
-        if let max = fields[i].attributes.maxLength, length > max { return reject(i, .maxLength) }
-        if text != fields[i].text { replaceText(i, with: text, length: length) }
-        return .edit(applied: true, reason: nil)
+    mutating func emitSelectionChanged(_ i: Int) {
+        let f = fields[i]
+        emit(.selectionChanged(field: f.id, selection: f.buffer.selection(encoding, masked: f.attributes.masksText)))
+    }
+
+    /// Rule 6 and the filters: why putting `s` in place of `lo..<hi` would be refused.
+    func refusal(_ i: Int, replacing lo: Cursor, _ hi: Cursor, with s: String) -> RejectReason? {
+        let f = fields[i]
+        if !f.attributes.enabled { return .disabled }
+        if !f.attributes.accepts(s) { return .inputFilter }
+        if let max = f.attributes.maxLength {
+            // Count the window the edit touches, so a combining mark that merges with its
+            // neighbour does not count as a character.
+            let b = f.buffer
+            let from = b.before(lo), to = b.after(hi)
+            let window = String(b.text[from.index..<lo.index]) + s + String(b.text[hi.index..<to.index])
+            if f.length - (to.offset - from.offset) + window.count > max { return .maxLength }
+        }
+        return nil
     }
 
     mutating func reject(_ i: Int, _ reason: RejectReason) -> CommandResult {
@@ -26,21 +43,70 @@ extension Form {
         return .edit(applied: false, reason: reason)
     }
 
-    /// Rule 5: Backspace. `deletePressed` carries the text before (masked when secure);
-    /// on an empty field there is nothing to delete (`changeRejected`, like every refused
-    /// edit), and `deleteOnEmpty: focusPrevious` then steps back.
-    mutating func deleteBackward(_ i: Int) -> CommandResult {
+    /// `setText`: the whole text at once, caret at the end; one undo step.
+    mutating func setText(_ i: Int, _ text: String) -> CommandResult {
+        let b = fields[i].buffer
+        if let reason = refusal(i, replacing: b.start, b.end, with: text) { return reject(i, reason) }
+        if text != b.text || b.hasSelection || b.head != b.end {
+            applyEdit(i, b.start, b.end, text, kind: .other)
+        }
+        return .edit(applied: true, reason: nil)
+    }
+
+    /// `insertText`: typing. Replaces the selection; consecutive inserts are one undo
+    /// step; with `autoAdvance`, filling `maxLength` moves focus on.
+    mutating func insertText(_ i: Int, _ text: String) -> CommandResult {
+        let b = fields[i].buffer
+        if let reason = refusal(i, replacing: b.lower, b.upper, with: text) { return reject(i, reason) }
+        applyEdit(i, b.lower, b.upper, text, kind: .typing)
+        let a = fields[i].attributes
+        if a.autoAdvance, responder == i, let max = a.maxLength, fields[i].length == max {
+            advance(from: i)
+        }
+        return .edit(applied: true, reason: nil)
+    }
+
+    /// Focus moves on as Return with `next` does: to the next field that can take it, or
+    /// nowhere when this is the last.
+    mutating func advance(from i: Int) {
+        if let n = nextFocusable(after: i) {
+            moveFocus(to: n)
+        } else if responder == i {
+            moveFocus(to: nil)
+        }
+    }
+
+    /// `delete`: the selection if there is one, else one unit in `direction`. Backward
+    /// deletes are Backspace: `deletePressed` first (masked text), and on an empty field
+    /// `deleteOnEmpty: focusPrevious` steps back (rule 5).
+    mutating func delete(_ i: Int, direction: DeleteDirection, unit: TextUnit) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
-        emit(.deletePressed(field: fields[i].id, textBefore: fields[i].display))
-        if fields[i].length == 0 {
+        if direction == .backward { emit(.deletePressed(field: fields[i].id, textBefore: fields[i].display)) }
+        let b = fields[i].buffer
+        if b.hasSelection {
+            applyEdit(i, b.lower, b.upper, "", kind: .other)
+            return .edit(applied: true, reason: nil)
+        }
+        if b.length == 0 {
             let result = reject(i, .empty)
-            if fields[i].attributes.deleteOnEmpty == .focusPrevious, let p = previousFocusable(before: i) {
+            if direction == .backward && fields[i].attributes.deleteOnEmpty == .focusPrevious,
+               let p = previousFocusable(before: i) {
                 moveFocus(to: p)
             }
             return result
         }
-        let validityChanged = fields[i].removeLastCharacter()
-        emitTextChanged(i, validityChanged: validityChanged)
+        let masked = fields[i].attributes.masksText
+        let range: (Cursor, Cursor)
+        switch (direction, unit) {
+        case (.backward, .character): range = (b.before(b.head), b.head)
+        case (.backward, .word): range = (b.wordStart(before: b.head, masked: masked), b.head)
+        case (.backward, .line): range = (b.lineStart(before: b.head), b.head)
+        case (.forward, .character): range = (b.head, b.after(b.head))
+        case (.forward, .word): range = (b.head, b.wordEnd(after: b.head, masked: masked))
+        case (.forward, .line): range = (b.head, b.lineEnd(after: b.head))
+        }
+        if range.0 == range.1 { return reject(i, .boundary) }
+        applyEdit(i, range.0, range.1, "", kind: (direction, unit) == (.backward, .character) ? .deleting : .other)
         return .edit(applied: true, reason: nil)
     }
 

@@ -24,6 +24,11 @@ public struct FieldOptions: Equatable, Sendable {
     public var minLength: Int??
     public var maxLength: Int??
     public var pattern: FieldPattern??
+    /// Every inserted character must match this whole (e.g. `[0-9]`).
+    public var inputFilter: FieldPattern??
+    /// Typing that fills `maxLength` moves focus on, as Return with `next` would.
+    public var autoAdvance: Bool?
+    public var supportedEditActions: [EditAction]?
     public var hints: JSONObject?
 
     public init() {}
@@ -50,6 +55,9 @@ public struct FieldOptions: Equatable, Sendable {
         if let v = top.minLength { out.minLength = v }
         if let v = top.maxLength { out.maxLength = v }
         if let v = top.pattern { out.pattern = v }
+        if let v = top.inputFilter { out.inputFilter = v }
+        if let v = top.autoAdvance { out.autoAdvance = v }
+        if let v = top.supportedEditActions { out.supportedEditActions = v }
         if let v = top.hints { out.hints = (out.hints ?? JSONObject()).merging(v) }
         return out
     }

@@ -9,6 +9,7 @@ public struct FieldSnapshot: Equatable, Sendable {
     public var text: String?
     public var display: String
     public var length: Int
+    public var selection: TextRange
     public var isFirstResponder: Bool
     public var demand: Demand?
     public var validity: Validity
@@ -16,13 +17,14 @@ public struct FieldSnapshot: Equatable, Sendable {
     public var visited: Bool
     public var touched: Bool
 
-    public init(_ field: Field, isFirstResponder: Bool, includeSecrets: Bool) {
+    public init(_ field: Field, isFirstResponder: Bool, includeSecrets: Bool, encoding: PositionEncoding) {
         id = field.id
         configuration = field.spec.configuration
         attributes = field.attributes
         text = includeSecrets ? field.text : field.visibleText
         display = field.display
         length = field.length
+        selection = field.buffer.selection(encoding, masked: field.attributes.masksText)
         self.isFirstResponder = isFirstResponder
         demand = field.demand
         validity = field.validity

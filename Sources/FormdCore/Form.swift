@@ -14,10 +14,16 @@ public struct Form: Equatable, Sendable {
     /// Index of the one field whose `become` demand is pending, if any.
     var pendingBecome: Int? = nil
     var presets = PresetLibrary.builtIn
+    let limits: EngineLimits
+    /// How the client that sent the current command counts positions; set per command.
+    var encoding = PositionEncoding.character
     /// Events emitted by the command being carried out; drained by the engine.
     private var outbox: [EventRecord] = []
 
-    public init(name: String) { self.name = name }
+    public init(name: String, limits: EngineLimits = EngineLimits()) {
+        self.name = name
+        self.limits = limits
+    }
 
     public var firstResponderID: String? { responder.map { fields[$0].id } }
 
@@ -96,6 +102,6 @@ public struct Form: Equatable, Sendable {
     }
 
     func fieldSnapshot(_ i: Int, includeSecrets: Bool) -> FieldSnapshot {
-        FieldSnapshot(fields[i], isFirstResponder: responder == i, includeSecrets: includeSecrets)
+        FieldSnapshot(fields[i], isFirstResponder: responder == i, includeSecrets: includeSecrets, encoding: encoding)
     }
 }

@@ -8,7 +8,13 @@ public enum FormCommand: Equatable, Sendable {
     /// `configuration` replaces the field's preset list when given.
     case configureField(String, options: FieldOptions, configuration: [String]?)
     case setText(field: String, text: String)
-    case delete(field: String?)
+    case insertText(field: String?, text: String)
+    case delete(field: String?, direction: DeleteDirection = .backward, unit: TextUnit = .character)
+    case select(field: String?, start: Int, end: Int)
+    case moveCaret(field: String?, to: CaretTarget, extend: Bool)
+    case editAction(field: String?, action: EditAction, text: String?)
+    case undo(field: String?)
+    case redo(field: String?)
     case pressReturn(field: String?)
     case demandFocus(field: String, demand: Demand)
     case focusNext
@@ -36,6 +42,9 @@ public enum CommandResult: Equatable, Sendable {
     case returnPressed(ReturnOutcome)
     case demand(DemandOutcome)
     case focus(firstResponder: String?, moved: Bool)
+    case selection(TextRange)
+    /// `text` is what `copy`/`cut` put on the client's clipboard.
+    case editAction(performed: Bool, text: String?, reason: RejectReason?)
     case state(FormSnapshot)
     case validation(valid: Bool, errors: [FieldErrors])
     /// `values` holds masked fields only when secrets were asked for; the rest are `withheld`.

@@ -10,7 +10,7 @@ extension Form {
             guard seen.insert(spec.id).inserted else {
                 throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
             }
-            newFields.append(try Field(spec: spec, presets: library))
+            newFields.append(try Field(spec: spec, presets: library, limits: limits))
         }
         presets = library
         replaceFields(newFields)
@@ -23,7 +23,7 @@ extension Form {
             throw .invalidParams("field \(quoted(spec.id)) already exists in form \(quoted(name))")
         }
         let at = try after.map { id throws(FormError) in try index(of: id) + 1 } ?? fields.count
-        let field = try Field(spec: spec, presets: presets)
+        let field = try Field(spec: spec, presets: presets, limits: limits)
         insertField(field, at: at)
         emit(.fieldAdded(fieldSnapshot(at, includeSecrets: false), index: at))
     }
@@ -48,18 +48,23 @@ extension Form {
         let new = try old.reconfigured(to: spec, presets: presets)
         fields[i] = new
 
-        var changes = FieldChanges(options: new.attributes.changes(since: old.attributes))
+        // A new initial text goes in as an edit, so it has an undo step and a precise edit.
+        var change: CharacterChange? = nil
+        if new.spec.options.text != old.spec.options.text && new.initialText != new.text {
+            change = fields[i].replace(fields[i].buffer.start, fields[i].buffer.end, with: new.initialText, kind: .other).0
+        }
+        let now = fields[i]
+        var changes = FieldChanges(options: now.attributes.changes(since: old.attributes))
         if spec.configuration != old.spec.configuration { changes.configuration = spec.configuration }
-        if new.attributes.masksText != old.attributes.masksText {
-            changes.display = new.display
-            changes.text = new.visibleText
+        if now.attributes.masksText != old.attributes.masksText {
+            changes.display = now.display
+            changes.text = now.visibleText
+            changes.selection = now.buffer.selection(encoding, masked: now.attributes.masksText)
         }
-        if !changes.isEmpty { emit(.fieldChanged(field: new.id, changes: changes)) }
-        if new.text != old.text {
-            emit(.textChanged(field: new.id, text: new.visibleText, display: new.display, length: new.length))
-        }
-        if new.validity != old.validity { emit(.validityChanged(field: new.id, validity: new.validity)) }
-        if responder == i && !new.attributes.enabled { moveFocus(to: nil, force: true) }
+        if !changes.isEmpty { emit(.fieldChanged(field: now.id, changes: changes)) }
+        if let change { emitTextChanged(i, change) }
+        if now.validity != old.validity { emit(.validityChanged(field: now.id, validity: now.validity)) }
+        if responder == i && !now.attributes.enabled { moveFocus(to: nil, force: true) }
     }
 
     /// Every field back to its initial text, unvisited, untouched, no demands, no

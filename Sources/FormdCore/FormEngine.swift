@@ -7,21 +7,28 @@ public struct FormEngine: Equatable, Sendable {
     public static let defaultForm = "default"
 
     public private(set) var forms: [String: Form]
+    public let limits: EngineLimits
 
-    public init() {
-        forms = [FormEngine.defaultForm: Form(name: FormEngine.defaultForm)]
+    public init(limits: EngineLimits = EngineLimits()) {
+        self.limits = limits
+        forms = [FormEngine.defaultForm: Form(name: FormEngine.defaultForm, limits: limits)]
     }
 
-    public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm) throws(FormError) -> CommandOutcome {
+    /// Carries out `command` on form `formName`. Positions in the command, its result and
+    /// its events count in `encoding`.
+    public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
+                                 encoding: PositionEncoding = .character) throws(FormError) -> CommandOutcome {
         guard forms[formName] != nil else {
             guard command.createsForm else { throw .unknownForm(formName) }
             // A new form joins the engine only once its definition has succeeded.
-            var form = Form(name: formName)
+            var form = Form(name: formName, limits: limits)
+            form.encoding = encoding
             let result = try form.perform(command)
             let events = form.drainEvents()
             forms[formName] = form
             return CommandOutcome(result: result, events: events)
         }
+        forms[formName]!.encoding = encoding
         let result = try forms[formName]!.perform(command)
         return CommandOutcome(result: result, events: forms[formName]!.drainEvents())
     }
@@ -58,8 +65,20 @@ extension Form {
             result = .done
         case .setText(let id, let text):
             result = setText(try index(of: id), text)
-        case .delete(let id):
-            result = deleteBackward(try target(id))
+        case .insertText(let id, let text):
+            result = insertText(try target(id), text)
+        case .delete(let id, let direction, let unit):
+            result = delete(try target(id), direction: direction, unit: unit)
+        case .select(let id, let start, let end):
+            result = try select(try target(id), start: start, end: end)
+        case .moveCaret(let id, let to, let extend):
+            result = moveCaret(try target(id), to: to, extend: extend)
+        case .editAction(let id, let action, let text):
+            result = editAction(try target(id), action, text: text)
+        case .undo(let id):
+            result = undo(try target(id))
+        case .redo(let id):
+            result = redo(try target(id))
         case .pressReturn(let id):
             result = pressReturn(try target(id))
         case .demandFocus(let id, let demand):

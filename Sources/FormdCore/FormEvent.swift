@@ -10,8 +10,12 @@ public enum FormEvent: Equatable, Sendable {
     case fieldAdded(FieldSnapshot, index: Int)
     case fieldRemoved(field: String)
     case fieldChanged(field: String, changes: FieldChanges)
-    /// `text` is nil while the field is masked.
-    case textChanged(field: String, text: String?, display: String, length: Int)
+    /// `text` is the whole new text, nil while the field is masked (the display is then
+    /// one bullet per character); `edit` says what changed, for clients that sync
+    /// incrementally; `selection` is the caret or selection after the change.
+    case textChanged(field: String, text: String?, length: Int, edit: TextEdit, selection: TextRange)
+    /// The caret or selection moved without a text change.
+    case selectionChanged(field: String, selection: TextRange)
     case responderChanged(field: String, isFirstResponder: Bool)
     case focusChanged(from: String?, to: String?)
     /// `demand` is the field's demand after the change (nil once resolved).

@@ -12,6 +12,7 @@ public enum EventEncoder {
         case .fieldRemoved: "fieldRemoved"
         case .fieldChanged: "fieldChanged"
         case .textChanged: "textChanged"
+        case .selectionChanged: "selectionChanged"
         case .responderChanged: "responderChanged"
         case .focusChanged: "focusChanged"
         case .demandChanged: "demandChanged"
@@ -24,18 +25,19 @@ public enum EventEncoder {
         }
     }
 
-    /// Appends one notification (without the newline).
-    public static func write(_ record: EventRecord, to w: inout JSONWriter) {
+    /// Appends one notification (without the newline). `textSync` decides whether
+    /// `textChanged` carries the whole text and display or only the edit.
+    public static func write(_ record: EventRecord, textSync: TextSync = .full, to w: inout JSONWriter) {
         w.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"")
         w.writeRaw(name(of: record.event))
         w.writeRaw("\",\"params\":{\"form\":")
         w.writeString(record.form)
         w.key("seq"); w.writeInt(record.seq)
-        writeParams(record.event, to: &w)
+        writeParams(record.event, textSync: textSync, to: &w)
         w.writeRaw("}}")
     }
 
-    private static func writeParams(_ event: FormEvent, to w: inout JSONWriter) {
+    private static func writeParams(_ event: FormEvent, textSync: TextSync, to w: inout JSONWriter) {
         switch event {
         case .formDefined(let s), .formReset(let s):
             FieldEncoder.writeFormBody(s, to: &w)
@@ -47,11 +49,23 @@ public enum EventEncoder {
         case .fieldChanged(let id, let changes):
             w.key("field"); w.writeString(id)
             w.key("changes"); FieldEncoder.writeChanges(changes, to: &w)
-        case .textChanged(let id, let text, let display, let length):
+        case .textChanged(let id, let text, let length, let edit, let selection):
             w.key("field"); w.writeString(id)
-            if let text { w.key("text"); w.writeString(text) }
-            w.key("display"); w.writeString(display)
+            if textSync == .full {
+                if let text { w.key("text"); w.writeString(text) }
+                w.key("display")
+                if let text { w.writeString(text) } else { FieldEncoder.writeMask(length: length, to: &w) }
+            }
             w.key("length"); w.writeInt(length)
+            w.key("edit")
+            w.key("start", first: true); w.writeInt(edit.start)
+            w.key("end"); w.writeInt(edit.end)
+            w.key("text"); w.writeString(edit.text)
+            w.closeObject()
+            w.key("selection"); FieldEncoder.writeRange(selection, to: &w)
+        case .selectionChanged(let id, let selection):
+            w.key("field"); w.writeString(id)
+            w.key("selection"); FieldEncoder.writeRange(selection, to: &w)
         case .responderChanged(let id, let isFirst):
             w.key("field"); w.writeString(id)
             w.key("isFirstResponder"); w.writeBool(isFirst)

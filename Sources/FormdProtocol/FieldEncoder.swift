@@ -20,6 +20,9 @@ enum FieldEncoder {
         w.key("minLength"); w.writeOptionalInt(a.minLength)
         w.key("maxLength"); w.writeOptionalInt(a.maxLength)
         w.key("pattern"); w.writeOptionalString(a.pattern?.source)
+        w.key("inputFilter"); w.writeOptionalString(a.inputFilter?.source)
+        w.key("autoAdvance"); w.writeBool(a.autoAdvance)
+        w.key("supportedEditActions"); w.writeStrings(a.supportedEditActions.map(\.rawValue))
         w.key("configuration"); w.writeStrings(configuration)
         w.key("hints"); w.write(.object(a.hints))
     }
@@ -32,6 +35,7 @@ enum FieldEncoder {
         if let text = f.text { w.key("text"); w.writeString(text) }
         w.key("display"); w.writeString(f.display)
         w.key("length"); w.writeInt(f.length)
+        w.key("selection"); writeRange(f.selection, to: &w)
         w.key("isFirstResponder"); w.writeBool(f.isFirstResponder)
         w.key("demand"); w.writeOptionalString(f.demand?.rawValue)
         w.key("valid"); w.writeBool(f.validity.isValid)
@@ -73,14 +77,31 @@ enum FieldEncoder {
         if let v = o.minLength { key("minLength", &w); w.writeOptionalInt(v) }
         if let v = o.maxLength { key("maxLength", &w); w.writeOptionalInt(v) }
         if let v = o.pattern { key("pattern", &w); w.writeOptionalString(v?.source) }
+        if let v = o.inputFilter { key("inputFilter", &w); w.writeOptionalString(v?.source) }
+        if let v = o.autoAdvance { key("autoAdvance", &w); w.writeBool(v) }
+        if let v = o.supportedEditActions { key("supportedEditActions", &w); w.writeStrings(v.map(\.rawValue)) }
         if let v = o.hints { key("hints", &w); w.write(.object(v)) }
         if let v = c.configuration { key("configuration", &w); w.writeStrings(v) }
         if let v = c.text { key("text", &w); w.writeString(v) }
         if let v = c.display { key("display", &w); w.writeString(v) }
+        if let v = c.selection { key("selection", &w); writeRange(v, to: &w) }
         if let v = c.visited { key("visited", &w); w.writeBool(v) }
         if let v = c.touched { key("touched", &w); w.writeBool(v) }
         if first { w.writeRaw("{") }
         w.closeObject()
+    }
+
+    static func writeRange(_ r: TextRange, to w: inout JSONWriter) {
+        w.key("start", first: true); w.writeInt(r.start)
+        w.key("end"); w.writeInt(r.end)
+        w.closeObject()
+    }
+
+    /// One bullet per character: what a masked field shows.
+    static func writeMask(length: Int, to w: inout JSONWriter) {
+        w.writeRaw("\"")
+        for _ in 0..<length { w.writeRaw("•") }
+        w.writeRaw("\"")
     }
 
     static func writeErrors(_ errors: [FieldErrors], to w: inout JSONWriter) {

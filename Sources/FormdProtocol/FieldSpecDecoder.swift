@@ -7,7 +7,7 @@ enum FieldSpecDecoder {
     static let optionKeys = [
         "label", "placeholder", "text", "secure", "revealed", "enabled", "returnAction", "deleteOnEmpty",
         "canBecomeFirstResponder", "canResignFirstResponder", "enablesReturnKeyAutomatically",
-        "clearsOnBeginEditing", "required", "minLength", "maxLength", "pattern", "hints",
+        "clearsOnBeginEditing", "required", "minLength", "maxLength", "pattern", "inputFilter", "autoAdvance", "supportedEditActions", "hints",
     ]
     static let specKeys = ["id", "configuration"] + optionKeys
 
@@ -49,15 +49,32 @@ enum FieldSpecDecoder {
         o.required = try r.optionalBool("required")
         o.minLength = try r.nullableCount("minLength")
         o.maxLength = try r.nullableCount("maxLength")
-        if let source = try r.nullableString("pattern") {
-            do {
-                o.pattern = .some(try source.map { s throws(FormError) in try FieldPattern(s) })
-            } catch {
-                throw ProtocolError(.invalidParams, "\"pattern\" in \(r.path): \(error.message)")
+        o.pattern = try pattern("pattern", r)
+        o.inputFilter = try pattern("inputFilter", r)
+        o.autoAdvance = try r.optionalBool("autoAdvance")
+        if let names = try r.optionalStringArray("supportedEditActions") {
+            var actions: [EditAction] = []
+            for name in names {
+                guard let a = EditAction(rawValue: name) else {
+                    let choices = EditAction.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                    throw .invalidParams("\"supportedEditActions\" in \(r.path) may hold only \(choices), got \"\(name)\"")
+                }
+                actions.append(a)
             }
+            o.supportedEditActions = actions
         }
         o.hints = try r.optionalObject("hints")
         return o
+    }
+
+    /// A regular expression key, compiled now so a bad one is refused by name.
+    private static func pattern(_ key: String, _ r: ParamsReader) throws(ProtocolError) -> FieldPattern?? {
+        guard let source = try r.nullableString(key) else { return nil }
+        do {
+            return .some(try source.map { s throws(FormError) in try FieldPattern(s) })
+        } catch {
+            throw ProtocolError(.invalidParams, "\"\(key)\" in \(r.path): \(error.message)")
+        }
     }
 
     /// `{"name": preset, …}` of `defineForm` and form files.

@@ -8,7 +8,7 @@ import FormdJSON
 public enum MethodDecoder {
     public static let methods = [
         "initialize", "shutdown", "defineForm", "addField", "removeField", "configureField",
-        "setText", "delete", "pressReturn", "demandFocus", "focusNext", "focusPrevious",
+        "setText", "insertText", "delete", "select", "moveCaret", "editAction", "undo", "redo", "pressReturn", "demandFocus", "focusNext", "focusPrevious",
         "setEnabled", "setSecure", "setRevealed", "getState", "validate", "submit", "reset",
     ]
 
@@ -22,11 +22,15 @@ public enum MethodDecoder {
         }
         switch method {
         case "initialize":
-            let r = try reader("clientInfo")
-            guard let info = try r.optionalObject("clientInfo") else { return .initialize(clientName: nil) }
-            let c = try ParamsReader(info, path: "clientInfo", allowed: ["name", "version"])
-            _ = try c.optionalString("version")
-            return .initialize(clientName: try c.optionalString("name"))
+            let r = try reader("clientInfo", "positionEncoding", "textSync")
+            var name: String? = nil
+            if let info = try r.optionalObject("clientInfo") {
+                let c = try ParamsReader(info, path: "clientInfo", allowed: ["name", "version"])
+                _ = try c.optionalString("version")
+                name = try c.optionalString("name")
+            }
+            return .initialize(clientName: name, positionEncoding: try r.optionalEnum("positionEncoding", PositionEncoding.self),
+                               textSync: try r.optionalEnum("textSync", TextSync.self))
         case "shutdown":
             _ = try reader()
             return .shutdown
@@ -54,9 +58,34 @@ public enum MethodDecoder {
         case "setText":
             let r = try reader("form", "field", "text")
             return try form(r, .setText(field: r.string("field"), text: r.string("text")))
+        case "insertText":
+            let r = try reader("form", "field", "text")
+            return try form(r, .insertText(field: r.optionalString("field"), text: r.string("text")))
         case "delete":
+            let r = try reader("form", "field", "direction", "unit")
+            return try form(r, .delete(field: r.optionalString("field"),
+                                       direction: r.optionalEnum("direction", DeleteDirection.self) ?? .backward,
+                                       unit: r.optionalEnum("unit", TextUnit.self) ?? .character))
+        case "select":
+            let r = try reader("form", "field", "start", "end")
+            return try form(r, .select(field: r.optionalString("field"), start: r.count("start"), end: r.count("end")))
+        case "moveCaret":
+            let r = try reader("form", "field", "to", "extend")
+            return try form(r, .moveCaret(field: r.optionalString("field"), to: r.requiredEnum("to", CaretTarget.self),
+                                          extend: r.optionalBool("extend") ?? false))
+        case "editAction":
+            let r = try reader("form", "field", "action", "text")
+            let action = try r.requiredEnum("action", EditAction.self)
+            let text = try r.optionalString("text")
+            if action == .paste && text == nil { throw .invalidParams("missing \"text\" in \(path): paste inserts the text the client takes from its clipboard") }
+            if action != .paste && text != nil { throw .invalidParams("\"text\" in \(path) goes only with \"action\": \"paste\"") }
+            return try form(r, .editAction(field: r.optionalString("field"), action: action, text: text))
+        case "undo":
             let r = try reader("form", "field")
-            return try form(r, .delete(field: r.optionalString("field")))
+            return try form(r, .undo(field: r.optionalString("field")))
+        case "redo":
+            let r = try reader("form", "field")
+            return try form(r, .redo(field: r.optionalString("field")))
         case "pressReturn":
             let r = try reader("form", "field")
             return try form(r, .pressReturn(field: r.optionalString("field")))

@@ -75,6 +75,15 @@ struct ParamsReader {
         }
     }
 
+    /// A required whole number from 0 up (a position).
+    func count(_ key: String) throws(ProtocolError) -> Int {
+        switch try nullableCount(key) {
+        case .some(.some(let n)): return n
+        case .some(.none): throw .invalidParams("\(name(key)) must be a whole number from 0 up, got null")
+        case .none: throw .invalidParams("missing \(name(key)) (a whole number from 0 up)")
+        }
+    }
+
     func optionalObject(_ key: String) throws(ProtocolError) -> JSONObject? {
         guard let v = object[key] else { return nil }
         guard case .object(let o) = v else { throw wrongType(key, "an object", v) }

@@ -21,6 +21,14 @@ public enum ResultEncoder {
             w.key("firstResponder", first: true); w.writeOptionalString(responder)
             w.key("moved"); w.writeBool(moved)
             w.closeObject()
+        case .selection(let r):
+            w.key("selection", first: true); FieldEncoder.writeRange(r, to: &w)
+            w.closeObject()
+        case .editAction(let performed, let text, let reason):
+            w.key("performed", first: true); w.writeBool(performed)
+            if let text { w.key("text"); w.writeString(text) }
+            if let reason { w.key("reason"); w.writeString(reason.rawValue) }
+            w.closeObject()
         case .state(let s):
             w.key("form", first: true); w.writeString(s.form)
             w.key("seq"); w.writeInt(s.seq)

@@ -1,3 +1,4 @@
+import FormdCore
 import FormdJSON
 
 /// What `initialize` and `--version` report.
@@ -7,14 +8,16 @@ public enum ServerInfo {
     /// The protocol this build speaks; bumped on incompatible changes.
     public static let protocolVersion = "1.0"
     public static let events = [
-        "formDefined", "formReset", "fieldAdded", "fieldRemoved", "fieldChanged", "textChanged",
+        "formDefined", "formReset", "fieldAdded", "fieldRemoved", "fieldChanged", "textChanged", "selectionChanged",
         "responderChanged", "focusChanged", "demandChanged", "returnPressed", "deletePressed",
         "changeRejected", "validityChanged", "submitted", "submitFailed", "error",
     ]
 
-    /// The `initialize` result.
-    public static func writeInitializeResult(to w: inout JSONWriter) {
+    /// The `initialize` result, with the choices made for this client.
+    public static func writeInitializeResult(positionEncoding: PositionEncoding, textSync: TextSync, to w: inout JSONWriter) {
         w.key("protocolVersion", first: true); w.writeString(protocolVersion)
+        w.key("positionEncoding"); w.writeString(positionEncoding.rawValue)
+        w.key("textSync"); w.writeString(textSync.rawValue)
         w.key("serverInfo")
         w.key("name", first: true); w.writeString(name)
         w.key("version"); w.writeString(version)
@@ -22,6 +25,8 @@ public enum ServerInfo {
         w.key("capabilities")
         w.key("methods", first: true); w.writeStrings(MethodDecoder.methods)
         w.key("events"); w.writeStrings(events)
+        w.key("positionEncodings"); w.writeStrings(PositionEncoding.allCases.map(\.rawValue))
+        w.key("textSync"); w.writeStrings(TextSync.allCases.map(\.rawValue))
         w.closeObject()
         w.closeObject()
     }

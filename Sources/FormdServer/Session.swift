@@ -14,6 +14,9 @@ public struct Session: Sendable {
     public private(set) var lineNumber = 0
     /// Set once `shutdown` has been answered; the caller stops reading.
     public private(set) var isShutDown = false
+    /// How this client counts positions and what `textChanged` carries (`initialize`).
+    public private(set) var positionEncoding = PositionEncoding.character
+    public private(set) var textSync = TextSync.full
 
     public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits()) {
         self.engine = engine
@@ -99,20 +102,23 @@ public struct Session: Sendable {
     /// Runs a call, writes its events, and returns how to write its result.
     private mutating func perform(_ call: Call, events w: inout JSONWriter) throws(ProtocolError) -> (inout JSONWriter) -> Void {
         switch call {
-        case .initialize:
-            return { ServerInfo.writeInitializeResult(to: &$0) }
+        case .initialize(_, let encoding, let sync):
+            if let encoding { positionEncoding = encoding }
+            if let sync { textSync = sync }
+            let (e, t) = (positionEncoding, textSync)
+            return { ServerInfo.writeInitializeResult(positionEncoding: e, textSync: t, to: &$0) }
         case .shutdown:
             isShutDown = true
             return { $0.writeRaw("{}") }
         case .form(let name, let command):
             let outcome: CommandOutcome
             do {
-                outcome = try engine.perform(command, on: name)
+                outcome = try engine.perform(command, on: name, encoding: positionEncoding)
             } catch {
                 throw ProtocolError(error)
             }
             for record in outcome.events {
-                writeLine(&w) { EventEncoder.write(record, to: &$0) }
+                writeLine(&w) { EventEncoder.write(record, textSync: textSync, to: &$0) }
             }
             return { ResultEncoder.write(outcome.result, to: &$0) }
         }

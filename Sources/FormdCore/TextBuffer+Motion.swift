@@ -1,0 +1,51 @@
+/// Caret motion by character, word and line.
+///
+/// A word is a run of letters, digits and underscores. In a masked field the whole text
+/// counts as one word, as in native password fields, so word motion reveals nothing about
+/// where the hidden text has spaces.
+extension TextBuffer {
+    func after(_ c: Cursor) -> Cursor {
+        c.offset < length ? Cursor(text.index(after: c.index), c.offset + 1) : c
+    }
+
+    func before(_ c: Cursor) -> Cursor {
+        c.offset > 0 ? Cursor(text.index(before: c.index), c.offset - 1) : c
+    }
+
+    private static func isWordCharacter(_ ch: Character) -> Bool {
+        ch.isLetter || ch.isNumber || ch == "_"
+    }
+
+    func wordStart(before c: Cursor, masked: Bool) -> Cursor {
+        if masked { return start }
+        var c = c
+        while c.offset > 0 && !Self.isWordCharacter(text[text.index(before: c.index)]) { c = before(c) }
+        while c.offset > 0 && Self.isWordCharacter(text[text.index(before: c.index)]) { c = before(c) }
+        return c
+    }
+
+    func wordEnd(after c: Cursor, masked: Bool) -> Cursor {
+        if masked { return end }
+        var c = c
+        while c.offset < length && !Self.isWordCharacter(text[c.index]) { c = after(c) }
+        while c.offset < length && Self.isWordCharacter(text[c.index]) { c = after(c) }
+        return c
+    }
+
+    /// Start of the line `c` is on; at a line start, just before the newline, so a line
+    /// delete there joins the two lines.
+    func lineStart(before c: Cursor) -> Cursor {
+        var p = c
+        if p.offset > 0 && text[text.index(before: p.index)] == "\n" { return before(p) }
+        while p.offset > 0 && text[text.index(before: p.index)] != "\n" { p = before(p) }
+        return p
+    }
+
+    /// End of the line `c` is on; at a line end, just past the newline.
+    func lineEnd(after c: Cursor) -> Cursor {
+        var p = c
+        if p.offset < length && text[p.index] == "\n" { return after(p) }
+        while p.offset < length && text[p.index] != "\n" { p = after(p) }
+        return p
+    }
+}

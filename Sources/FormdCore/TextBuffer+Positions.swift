@@ -1,0 +1,84 @@
+/// Converting between cursors and the client's positions.
+///
+/// Character and UTF-8 positions cost O(1) (the cursor keeps its character offset; a
+/// String.Index knows its byte offset). UTF-16 and UTF-32 positions are counted from the
+/// start of the text. In a masked field every position counts over the display (one `•`
+/// per character), so a position never tells anything about the hidden text.
+extension TextBuffer {
+    public func position(_ c: Cursor, _ encoding: PositionEncoding, masked: Bool) -> Int {
+        if masked { return c.offset * encoding.bulletWidth }
+        switch encoding {
+        case .character: return c.offset
+        case .utf8: return utf8Offset(c.index)
+        case .utf16: return text.utf16.distance(from: text.startIndex, to: c.index)
+        case .utf32: return text.unicodeScalars.distance(from: text.startIndex, to: c.index)
+        }
+    }
+
+    public func selection(_ encoding: PositionEncoding, masked: Bool) -> TextRange {
+        TextRange(start: position(lower, encoding, masked: masked), end: position(upper, encoding, masked: masked))
+    }
+
+    /// The cursor at a client's position, or an error naming the position when it lies
+    /// past the end or inside a character.
+    public func cursor(at position: Int, _ encoding: PositionEncoding, masked: Bool) throws(FormError) -> Cursor {
+        let total = masked ? length * encoding.bulletWidth : self.position(end, encoding, masked: false)
+        guard position >= 0 && position <= total else {
+            throw .invalidParams("position \(position) is outside the field's text (0...\(total) in \(encoding.rawValue))")
+        }
+        let target: Int
+        if masked || encoding == .character {
+            guard position % (masked ? encoding.bulletWidth : 1) == 0 else { throw inside(position, encoding) }
+            target = position / (masked ? encoding.bulletWidth : 1)
+            return walk(toOffset: target)
+        }
+        // Walk characters until reaching or passing the position; passing means inside.
+        var i = text.startIndex
+        var offset = 0
+        var units = 0
+        while units < position {
+            let next = text.index(after: i)
+            units += encoding.measure(text[i..<next])
+            i = next
+            offset += 1
+        }
+        guard units == position else { throw inside(position, encoding) }
+        return Cursor(i, offset)
+    }
+
+    private func inside(_ position: Int, _ encoding: PositionEncoding) -> FormError {
+        .invalidParams("position \(position) falls inside a character (positions are in \(encoding.rawValue) units)")
+    }
+
+    /// The cursor before character `target`, walked from the nearest known cursor.
+    func walk(toOffset target: Int) -> Cursor {
+        let candidates = [start, head, anchor, end]
+        var c = candidates.min { abs($0.offset - target) < abs($1.offset - target) }!
+        while c.offset < target { c = Cursor(text.index(after: c.index), c.offset + 1) }
+        while c.offset > target { c = Cursor(text.index(before: c.index), c.offset - 1) }
+        return c
+    }
+
+    /// The cursor at a byte offset known to be a character boundary (from the edit
+    /// history), counted from the nearest known cursor.
+    func cursor(utf8 offset: Int) -> Cursor {
+        let target = index(utf8: offset)
+        let candidates = [start, head, anchor, end]
+        var c = candidates.min { abs(utf8Offset($0.index) - offset) < abs(utf8Offset($1.index) - offset) }!
+        while c.index < target { c = Cursor(text.index(after: c.index), c.offset + 1) }
+        while c.index > target { c = Cursor(text.index(before: c.index), c.offset - 1) }
+        return c
+    }
+
+    /// A change as the client sees it: positions in its encoding over the old text.
+    public func edit(_ change: CharacterChange, _ encoding: PositionEncoding, masked: Bool) -> TextEdit {
+        if masked {
+            let w = encoding.bulletWidth
+            return TextEdit(start: change.startOffset * w, end: (change.startOffset + change.removedCount) * w,
+                            text: String(repeating: "•", count: change.insertedCount))
+        }
+        // The text before the change is the same in the old and the new text.
+        let start = position(Cursor(index(utf8: change.startUTF8), change.startOffset), encoding, masked: false)
+        return TextEdit(start: start, end: start + encoding.measure(change.removed), text: change.inserted)
+    }
+}

@@ -1,0 +1,112 @@
+/// A field's text with its selection, kept so that typing costs the same at the end of a
+/// long text as of a short one.
+///
+/// The length in characters and the character offsets of the selection ends are kept
+/// up to date on every edit by recounting only a small window around it (one character
+/// each side, which is where grapheme clusters can merge or split), never the whole text.
+/// Regional-indicator pairs are the one rule that reaches further; a window holding one
+/// makes the edit recount everything.
+public struct TextBuffer: Equatable, Sendable {
+    public private(set) var text: String
+    /// Characters (grapheme clusters) in `text`.
+    public private(set) var length: Int
+    /// The fixed end of the selection; `head` is the end that moves.
+    public private(set) var anchor: Cursor
+    public private(set) var head: Cursor
+
+    /// A new text with the caret at its end.
+    public init(_ text: String) {
+        self.text = text
+        length = text.count
+        anchor = Cursor(text.endIndex, length)
+        head = anchor
+    }
+
+    public var start: Cursor { Cursor(text.startIndex, 0) }
+    public var end: Cursor { Cursor(text.endIndex, length) }
+    public var lower: Cursor { anchor.offset <= head.offset ? anchor : head }
+    public var upper: Cursor { anchor.offset <= head.offset ? head : anchor }
+    public var hasSelection: Bool { anchor.offset != head.offset }
+    public var selectedText: Substring { text[lower.index..<upper.index] }
+
+    public mutating func select(anchor: Cursor, head: Cursor) {
+        self.anchor = anchor
+        self.head = head
+    }
+
+    /// Replaces `lo..<hi` with `s` and puts the caret after it.
+    public mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange {
+        let ctxStart = lo.offset > 0 ? Cursor(text.index(before: lo.index), lo.offset - 1) : lo
+        let ctxEnd = hi.offset < length ? Cursor(text.index(after: hi.index), hi.offset + 1) : hi
+        var oldWindow = String(text[ctxStart.index..<ctxEnd.index])
+        let oldText = TextBuffer.hasRegionalIndicator(oldWindow) || TextBuffer.hasRegionalIndicator(s) ? text : nil
+        let ctxStartUTF8 = utf8Offset(ctxStart.index)
+        let ctxEndUTF8 = utf8Offset(ctxEnd.index)
+        let loUTF8 = utf8Offset(lo.index)
+        let delta = s.utf8.count - (utf8Offset(hi.index) - loUTF8)
+        var oldWindowChars = ctxEnd.offset - ctxStart.offset
+
+        text.replaceSubrange(lo.index..<hi.index, with: s)
+        let caretUTF8 = loUTF8 + s.utf8.count
+
+        if let oldText {
+            return recountAll(oldText: oldText, caretUTF8: caretUTF8)
+        }
+        // Walk the new window character by character.
+        let windowStart = index(utf8: ctxStartUTF8)
+        let windowEnd = index(utf8: ctxEndUTF8 + delta)
+        var newChars: [Substring] = []
+        var caret: Cursor? = nil
+        var i = windowStart
+        var offset = ctxStart.offset
+        while i < windowEnd {
+            if caret == nil && utf8Offset(i) >= caretUTF8 { caret = Cursor(i, offset) }
+            let next = text.index(after: i)
+            newChars.append(text[i..<next])
+            i = next
+            offset += 1
+        }
+        if i > windowEnd {
+            // A cluster grew past the window: the unchanged bytes it swallowed join both
+            // windows. They start on an old character boundary, so counted on their own
+            // they give their old character count.
+            let swallowed = String(text[windowEnd..<i])
+            oldWindow += swallowed
+            oldWindowChars += swallowed.count
+        }
+        let c = caret ?? Cursor(i, offset)
+        length += newChars.count - oldWindowChars
+        anchor = c
+        head = c
+        return CharacterChange.trimmed(old: oldWindow, new: newChars, startOffset: ctxStart.offset, startUTF8: ctxStartUTF8)
+    }
+
+    /// The rare edit whose effect on clustering may reach anywhere (regional-indicator
+    /// pairs): count the whole text again and report a whole-text change, trimmed.
+    private mutating func recountAll(oldText: String, caretUTF8: Int) -> CharacterChange {
+        length = text.count
+        var i = text.startIndex
+        var offset = 0
+        var newChars: [Substring] = []
+        var caret: Cursor? = nil
+        while i < text.endIndex {
+            if caret == nil && utf8Offset(i) >= caretUTF8 { caret = Cursor(i, offset) }
+            let next = text.index(after: i)
+            newChars.append(text[i..<next])
+            i = next
+            offset += 1
+        }
+        anchor = caret ?? Cursor(i, offset)
+        head = anchor
+        return CharacterChange.trimmed(old: oldText, new: newChars, startOffset: 0, startUTF8: 0)
+    }
+
+    /// Byte offset of `i`; O(1) on Swift's native UTF-8 strings.
+    func utf8Offset(_ i: String.Index) -> Int { text.utf8.distance(from: text.startIndex, to: i) }
+
+    func index(utf8 offset: Int) -> String.Index { text.utf8.index(text.startIndex, offsetBy: offset) }
+
+    private static func hasRegionalIndicator(_ s: String) -> Bool {
+        s.unicodeScalars.contains { (0x1F1E6...0x1F1FF).contains($0.value) }
+    }
+}
