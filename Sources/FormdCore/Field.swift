@@ -51,14 +51,16 @@ public struct Field: Equatable, Sendable {
     }
 
     /// The field with `spec` re-resolved against `presets`, keeping the person's text
-    /// unless the spec sets a new initial text.
+    /// unless the resolved initial text changed (from the field's own `text` or from a
+    /// preset): then the text is the new initial text. Comparing resolved values keeps
+    /// `initialText` always equal to what the spec resolves to, which `init` checked
+    /// against `maxLength`, so `reset` can never restore a text the field refuses.
     func reconfigured(to spec: FieldSpec, presets: PresetLibrary) throws(FormError) -> Field {
         var next = try Field(spec: spec, presets: presets)
         next.demand = demand
         next.visited = visited
         next.touched = touched
-        if spec.options.text == self.spec.options.text {
-            next.initialText = initialText
+        if next.initialText == initialText {
             next.setText(text, length: length)
         }
         return next
