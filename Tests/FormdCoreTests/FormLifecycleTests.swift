@@ -64,6 +64,28 @@ final class FormLifecycleTests: XCTestCase {
                state: { $0.focus("b"); $0["a"].touched = true; $0["b"].visited = true })
     }
 
+    func testInsertingBeforeTheResponderKeepsTheSameResponder() {
+        var h = FormHarness(fields: plainFields("a", "c"))
+        h.focus("c")
+        h.send(.addField(field("b"), after: "a"), events: [.fieldAdded(.expect("b"), index: 1)],
+               state: { $0.fields.insert(.expect("b"), at: 1) })
+        h.send(.focusPrevious, .focus(firstResponder: "b", moved: true),
+               events: [.resigned("c"), .touched("c"), .became("b"), .visited("b"), .focusChanged(from: "c", to: "b")],
+               state: { $0.focus("b"); $0["c"].touched = true; $0["b"].visited = true })
+    }
+
+    /// Decision: like reset, redefining drops a pending demand without a demandChanged;
+    /// the formDefined state shows no demand.
+    func testRedefiningDropsAPendingDemand() {
+        let fields = [field("a"), field("b") { $0.enabled = false }]
+        var h = FormHarness(fields: fields)
+        h.send(.demandFocus(field: "b", demand: .become), .demand(.pending),
+               events: [.demand("b", .pending, pending: .become)], state: { $0["b"].demand = .become })
+        h.sendDefine(fields, expect: [.expect("a"), .expect("b", attributes: attributes { $0.enabled = false })])
+        h.send(.setEnabled(field: "b", true), events: [.changed("b") { $0.enabled = true }],
+               state: { $0["b"].attributes.enabled = true })
+    }
+
     func testRemovingAFieldThatIsNotFirstResponder() {
         var h = FormHarness(fields: plainFields("a", "b", "c"))
         h.focus("a")

@@ -34,14 +34,9 @@ struct FormHarness {
     /// The seq the next event of `form` must carry, by the harness's own count.
     func nextSeq(_ form: String = FormEngine.defaultForm) -> Int { (log[form]?.last?.seq ?? 0) + 1 }
 
-    /// Every event of a form so far, without the seq stamps.
-    func events(of form: String = FormEngine.defaultForm) -> [FormEvent] {
-        (log[form] ?? []).map(\.event)
-    }
-
     /// Setup step: defines (or redefines) `form`. Checks that the one event is a
     /// `formDefined` whose snapshot is the new state without secrets, then adopts the new
-    /// state as the model. Tests of `defineForm` itself use `send` with a literal snapshot.
+    /// state as the model. Tests of `defineForm` itself use `sendDefine` with literal fields.
     mutating func define(_ form: String = FormEngine.defaultForm, fields: [FieldSpec],
                          presets: [String: FieldOptions] = [:],
                          file: StaticString = #filePath, line: UInt = #line) {
