@@ -51,14 +51,14 @@ public struct Field: Equatable, Sendable {
     }
 
     /// The field with `spec` re-resolved against `presets`, keeping the person's text,
-    /// selection and undo history; a new initial text is only recorded (the caller puts it
-    /// in as an edit).
+    /// selection and undo history. `initialText` is always what the spec resolves to
+    /// (which `init` checked against `maxLength`, so `reset` never restores a text the
+    /// field refuses); when it changed, the caller puts it in as an edit.
     func reconfigured(to spec: FieldSpec, presets: PresetLibrary) throws(FormError) -> Field {
         var next = try Field(spec: spec, presets: presets, limits: EngineLimits(maxUndoSteps: history.limit))
         next.demand = demand
         next.visited = visited
         next.touched = touched
-        if spec.options.text == self.spec.options.text { next.initialText = initialText }
         next.buffer = buffer
         next.history = history
         next.revalidate()

@@ -31,8 +31,7 @@ final class ForcedResignTests: XCTestCase {
     }
 
     func testDisablingThroughAPresetResignsTheResponder() {
-        var h = FormHarness(fields: stubborn)
-        h.define(fields: stubborn, presets: ["off": options { $0.enabled = false }])
+        var h = FormHarness(fields: stubborn, presets: ["off": options { $0.enabled = false }])
         h.focus("a")
         h.send(.configureField("a", options: FieldOptions(), configuration: ["off"]),
                events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.enabled = false }, configuration: ["off"])),

@@ -113,3 +113,20 @@ extension FormHarness {
              state: { $0.focus(id); $0[id].visited = true }, file: file, line: line)
     }
 }
+
+extension FormHarness {
+    /// `defineForm` checked against a literal: the `formDefined` event must carry exactly
+    /// `fields` (with masked texts withheld) and the state must hold exactly `fields`.
+    mutating func sendDefine(_ specs: [FieldSpec], on form: String = FormEngine.defaultForm, presets: [String: FieldOptions] = [:],
+                             expect fields: [FieldSnapshot], file: StaticString = #filePath, line: UInt = #line) {
+        let seq = nextSeq(form)
+        let withheld = fields.map { f -> FieldSnapshot in
+            var f = f
+            if f.attributes.secure && !f.attributes.revealed { f.text = nil }
+            return f
+        }
+        send(.defineForm(fields: specs, presets: presets), on: form,
+             events: [.formDefined(FormSnapshot(form: form, seq: seq, firstResponder: nil, fields: withheld))],
+             state: { $0.fields = fields; $0.focus(nil) }, file: file, line: line)
+    }
+}

@@ -31,14 +31,12 @@ struct FormHarness {
     /// A harness holding only the engine's initial state.
     init() {}
 
-    /// Every event of a form so far, without the seq stamps.
-    func events(of form: String = FormEngine.defaultForm) -> [FormEvent] {
-        (log[form] ?? []).map(\.event)
-    }
+    /// The seq the next event of `form` must carry, by the harness's own count.
+    func nextSeq(_ form: String = FormEngine.defaultForm) -> Int { (log[form]?.last?.seq ?? 0) + 1 }
 
     /// Setup step: defines (or redefines) `form`. Checks that the one event is a
     /// `formDefined` whose snapshot is the new state without secrets, then adopts the new
-    /// state as the model. Tests of `defineForm` itself use `send` with a literal snapshot.
+    /// state as the model. Tests of `defineForm` itself use `sendDefine` with literal fields.
     mutating func define(_ form: String = FormEngine.defaultForm, fields: [FieldSpec],
                          presets: [String: FieldOptions] = [:],
                          file: StaticString = #filePath, line: UInt = #line) {
@@ -84,6 +82,20 @@ struct FormHarness {
         expected[form] = model
         checkState(file: file, line: line)
         return outcome.events
+    }
+
+    /// Runs `command` without expectations, for scenarios that are checked as a whole
+    /// afterwards (e.g. scanned for leaks). Seq stamps are still checked; the model adopts
+    /// the engine's state.
+    mutating func run(_ command: FormCommand, on form: String = FormEngine.defaultForm,
+                      file: StaticString = #filePath, line: UInt = #line) {
+        do {
+            let outcome = try engine.perform(command, on: form)
+            checkEvents(outcome.events, form: form, expected: outcome.events.map(\.event), file: file, line: line)
+            expected[form] = engine.forms[form]?.snapshot(includeSecrets: true)
+        } catch {
+            XCTFail("\(command) threw \(error)", file: file, line: line)
+        }
     }
 
     /// Runs a command that must fail with `error` and change nothing at all.

@@ -1,0 +1,122 @@
+/// String quoting for `JSONWriter`.
+///
+/// Escaped: `"` and `\` (grammar), and U+0000..U+001F (RFC 8259 forbids them raw), using
+/// the short forms `\b \f \n \r \t` where they exist and lowercase `\u00xx` otherwise.
+/// Not escaped: `/`, DEL, U+2028/U+2029 and all other non-ASCII, which are written as raw
+/// UTF-8; the output is consumed by JSON parsers, not embedded in JavaScript source.
+///
+/// Why scan first, then copy: text fields are mostly escape-free. The scan finds the first
+/// byte needing work (a word at a time, see `SWAR`); everything before it goes out with one
+/// capacity check and one memcpy, together with the surrounding punctuation. Only strings
+/// that really contain escapes take the run-by-run slow path. Swift strings are always
+/// valid UTF-8, so nothing needs validating on this side.
+extension JSONWriter {
+    /// Appends `s` as a quoted, escaped JSON string.
+    @inlinable
+    public mutating func writeString(_ s: String) {
+        writeQuoted(s, prefix: 0, suffix: 0)
+    }
+
+    /// Appends `prefix`, the quoted `s`, then `suffix`; a zero byte means "none". Lets the
+    /// object writer emit `,"key":` as one append instead of four.
+    @inlinable
+    mutating func writeQuoted(_ s: String, prefix: UInt8, suffix: UInt8) {
+        // Native strings (always, on Linux) expose their UTF-8 in place: no copy, no retain.
+        if s.utf8.withContiguousStorageIfAvailable({ appendQuoted($0, prefix: prefix, suffix: suffix) }) == nil {
+            var copy = s
+            copy.withUTF8 { appendQuoted($0, prefix: prefix, suffix: suffix) }
+        }
+    }
+
+    @usableFromInline
+    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, prefix: UInt8, suffix: UInt8) {
+        let count = utf8.count
+        var clean = 0
+        if let base = utf8.baseAddress {
+            while clean &+ 8 <= count && !SWAR.needsEscape(SWAR.load(base + clean)) { clean &+= 8 }
+        }
+        while clean < count && !Self.needsEscape(utf8[clean]) { clean &+= 1 }
+        let complete = clean == count
+        // Worst case written here: prefix, quote, clean bytes, quote, suffix.
+        bytes.append(addingCapacity: clean &+ 4) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var p = buffer.baseAddress!
+                if prefix != 0 {
+                    p.pointee = prefix
+                    p += 1
+                }
+                p.pointee = UInt8(ascii: "\"")
+                p += 1
+                if clean > 0 {
+                    p.update(from: utf8.baseAddress!, count: clean)
+                    p += clean
+                }
+                if complete {
+                    p.pointee = UInt8(ascii: "\"")
+                    p += 1
+                    if suffix != 0 {
+                        p.pointee = suffix
+                        p += 1
+                    }
+                }
+                initialized = p - buffer.baseAddress!
+            }
+        }
+        if complete { return }
+        appendEscapedTail(utf8, from: clean)
+        if suffix != 0 { bytes.append(suffix) }
+    }
+
+    @inline(__always) @usableFromInline
+    static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
+    }
+
+    /// Slow path from the first byte needing an escape: copy clean runs in bulk, escape the
+    /// rest, close the quote.
+    @usableFromInline
+    mutating func appendEscapedTail(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) {
+        let count = utf8.count
+        var runStart = start
+        var i = start
+        while i < count {
+            let b = utf8[i]
+            if !Self.needsEscape(b) {
+                i &+= 1
+                continue
+            }
+            if i > runStart {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            }
+            appendEscape(b)
+            i &+= 1
+            runStart = i
+        }
+        if count > runStart {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    @usableFromInline
+    mutating func appendEscape(_ b: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch b {
+        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            let digits = hex.utf8Start
+            bytes.append(UInt8(ascii: "u"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(digits[Int(b >> 4)])
+            bytes.append(digits[Int(b & 0x0F)])
+        }
+    }
+}

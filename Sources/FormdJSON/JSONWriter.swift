@@ -1,0 +1,119 @@
+/// Appends compact JSON text to a byte buffer.
+///
+/// Why bytes and not `String`: the daemon writes responses straight to a file descriptor,
+/// so UTF-8 bytes are the end product. Appending to a `[UInt8]` is a memcpy; appending
+/// to a `String` re-checks encoding and grows differently. `serialize` exists for tests
+/// and logs, where a `String` is what you want.
+///
+/// Why both `write(_:)` and the raw pieces: generic values go through `write(_:)`, while
+/// the hot response path can splice constant prefixes like `{"jsonrpc":"2.0","id":` with
+/// `writeRaw` and skip building a `JSONValue` tree at all. The raw methods trust the
+/// caller to produce valid JSON.
+///
+/// Output is compact (no spaces or newlines), object members in member order, numbers as
+/// their literal text, strings escaped by `writeString`. A writer can be reused:
+/// `bytes.removeAll(keepingCapacity: true)` keeps its buffer.
+public struct JSONWriter: Sendable {
+    /// The output so far (UTF-8).
+    public var bytes: [UInt8]
+
+    /// Reserving up front avoids the regrowth copies for typical single-line responses.
+    @inlinable
+    public init(reservingCapacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(reservingCapacity)
+    }
+
+    /// Writes any value, compact. Recursion depth equals the value's nesting depth, which
+    /// for parsed values is bounded by the parser's `maxDepth`.
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null:
+            writeRaw("null")
+        case .bool(let b):
+            if b { writeRaw("true") } else { writeRaw("false") }
+        case .number(let n):
+            writeUTF8(n.literal)
+        case .string(let s):
+            writeString(s)
+        case .array(let elements):
+            if elements.isEmpty {
+                writeRaw("[]")
+                return
+            }
+            // Index loops instead of `for in`: element access stays a borrow, which spares a
+            // retain/release pair per element on this hot path.
+            bytes.append(UInt8(ascii: "["))
+            for i in elements.indices {
+                if i != 0 { bytes.append(UInt8(ascii: ",")) }
+                write(elements[i])
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            let members = object.members
+            if members.isEmpty {
+                writeRaw("{}")
+                return
+            }
+            for i in members.indices {
+                // `{"key":` or `,"key":` in a single append.
+                writeQuoted(members[i].key,
+                            prefix: i == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","),
+                            suffix: UInt8(ascii: ":"))
+                write(members[i].value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends constant text verbatim (no quoting, no escaping, no validation).
+    @inlinable
+    public mutating func writeRaw(_ ascii: StaticString) {
+        ascii.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends bytes verbatim (no quoting, no escaping, no validation), e.g. a pre-encoded fragment.
+    @inlinable
+    public mutating func writeRaw(_ bytes: [UInt8]) {
+        self.bytes.append(contentsOf: bytes)
+    }
+
+    /// Appends a decimal integer without going through `String`.
+    @inlinable
+    public mutating func writeInt(_ v: Int) {
+        if v >= 0 && v < 10 {
+            bytes.append(UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
+            return
+        }
+        // 20 digits for |Int.min| plus a sign.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var magnitude = v.magnitude
+            var i = 24
+            repeat {
+                i &-= 1
+                buffer[i] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
+                magnitude /= 10
+            } while magnitude != 0
+            if v < 0 {
+                i &-= 1
+                buffer[i] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<24]))
+        }
+    }
+
+    /// Appends a string's UTF-8 verbatim (used for number literals, already valid JSON).
+    @inlinable
+    mutating func writeUTF8(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: s.utf8)
+        }
+    }
+
+    /// Renders a value to a `String`; for tests, logs and non-hot paths.
+    public static func serialize(_ value: JSONValue) -> String {
+        var writer = JSONWriter()
+        writer.write(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,145 @@
+import XCTest
+@testable import FormdCore
+
+/// A secure, unrevealed field's text never appears in any event, nor in `getState` or
+/// `submit` unless secrets are asked for. Revealing or unsecuring shows it on purpose.
+final class SecretTests: XCTestCase {
+    private let secret = "Zq9xKw"
+    private let initialSecret = "Hv7pLm"
+
+    /// No event of the scenario mentions any three-character piece of either secret.
+    private func assertNoLeak(_ records: [EventRecord], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(records.isEmpty, file: file, line: line)
+        let pieces = [secret, initialSecret].flatMap { s -> [String] in
+            let c = Array(s)
+            return (0...(c.count - 3)).map { String(c[$0..<$0 + 3]) }
+        }
+        for r in records {
+            let printed = String(reflecting: r.event)
+            for piece in pieces where printed.contains(piece) {
+                XCTFail("event #\(r.seq) leaks \(piece): \(printed)", file: file, line: line)
+            }
+        }
+    }
+
+    func testNoEventOfABusySessionShowsTheSecret() {
+        var h = FormHarness()
+        h.define(fields: [field("user") { $0.required = true },
+                          field("pw", ["password", "autoclears"]) { $0.text = initialSecret; $0.minLength = 4; $0.pattern = pattern("[A-Za-z0-9]+") },
+                          field("pin", ["password"]) { $0.maxLength = 8; $0.deleteOnEmpty = .focusPrevious; $0.returnAction = .submit }])
+        func run(_ command: FormCommand) { h.run(command) }
+        run(.demandFocus(field: "pw", demand: .become))       // autoclears the initial secret
+        run(.setText(field: "pw", text: secret))
+        run(.setText(field: "pw", text: secret + "!"))        // breaks the pattern: validityChanged
+        run(.delete(field: nil))
+        run(.setText(field: "pw", text: "ab"))                // too short
+        run(.setText(field: "pw", text: secret))
+        run(.setText(field: "pin", text: secret + secret))    // over maxLength: rejected
+        run(.setText(field: "pin", text: secret))
+        run(.pressReturn(field: "pin"))                       // submit fails: user is required
+        run(.setText(field: "user", text: "ann"))
+        run(.submit(includeSecrets: true))                    // the result may hold secrets; the event may not
+        run(.getState(includeSecrets: true))
+        run(.configureField("pw", options: options { $0.label = "Password"; $0.maxLength = 10 }, configuration: ["password"]))
+        run(.setEnabled(field: "pw", false))
+        run(.addField(field("pw2", ["password"]) { $0.text = initialSecret }, after: "pw"))
+        run(.reset)
+        run(.setEnabled(field: "pw", true))
+        run(.setText(field: "pw", text: secret))
+        run(.removeField("pw"))
+        run(.defineForm(fields: [field("again", ["password"]) { $0.text = secret }], presets: [:]))
+        // The scenario really went through every kind of event that can carry text.
+        let kinds = Set((h.log["default"] ?? []).map { caseName(short($0.event)) })
+        XCTAssert(kinds.isSuperset(of: ["FormEvent.formDefined", "FormEvent.textChanged", "FormEvent.validityChanged",
+                                        "FormEvent.deletePressed", "FormEvent.changeRejected", "FormEvent.submitFailed",
+                                        "FormEvent.submitted", "FormEvent.fieldChanged", "FormEvent.fieldAdded",
+                                        "FormEvent.formReset", "FormEvent.fieldRemoved"]), "\(kinds.sorted())")
+        assertNoLeak(h.log["default"] ?? [])
+    }
+
+    func testGetStateWithholdsMaskedTextUnlessSecretsAreAsked() {
+        var h = FormHarness(fields: [field("user") { $0.text = "ann" }, field("pw", ["password"]) { $0.text = secret }])
+        let withSecrets = h.getState(includeSecrets: true)
+        let without = h.getState(includeSecrets: false)
+        XCTAssertEqual(withSecrets?["pw"].text, secret)
+        XCTAssertEqual(without?["pw"].text, nil)
+        XCTAssertEqual(without?["pw"].display, "••••••")
+        XCTAssertEqual(without?["user"].text, "ann")
+        var expectedWithout = withSecrets
+        expectedWithout?["pw"].text = nil
+        XCTAssertEqual(without, expectedWithout)
+    }
+
+    func testSubmitWithholdsMaskedValuesUnlessSecretsAreAsked() {
+        var h = FormHarness(fields: [field("user") { $0.text = "ann" }, field("pw", ["password"]) { $0.text = secret },
+                                     field("note") { $0.text = "hi" }])
+        let event = FormEvent.submitted(values: [FieldValue(field: "user", text: "ann"), FieldValue(field: "note", text: "hi")],
+                                        withheld: ["pw"])
+        h.send(.submit(includeSecrets: false),
+               .submission(valid: true, values: [FieldValue(field: "user", text: "ann"), FieldValue(field: "note", text: "hi")],
+                           withheld: ["pw"], errors: []),
+               events: [event])
+        h.send(.submit(includeSecrets: true),
+               .submission(valid: true, values: [FieldValue(field: "user", text: "ann"), FieldValue(field: "pw", text: secret),
+                                                 FieldValue(field: "note", text: "hi")],
+                           withheld: [], errors: []),
+               events: [event])
+    }
+
+    func testRevealingShowsTheTextAndHidingMasksItAgain() {
+        var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = secret }])
+        h.send(.setRevealed(field: "pw", true),
+               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = true }, display: secret, text: secret))],
+               state: { $0["pw"].attributes.revealed = true; $0["pw"].display = secret })
+        h.send(.setText(field: "pw", text: "abc"), .edit(applied: true, reason: nil),
+               events: [.textChanged(field: "pw", text: "abc", display: "abc", length: 3)],
+               state: { $0["pw"].holds("abc", length: 3) })
+        // Revealed: submitted like any visible text.
+        h.send(.submit(includeSecrets: false),
+               .submission(valid: true, values: [FieldValue(field: "pw", text: "abc")], withheld: [], errors: []),
+               events: [.submitted(values: [FieldValue(field: "pw", text: "abc")], withheld: [])])
+        h.send(.setRevealed(field: "pw", false),
+               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false }, display: "•••", text: nil))],
+               state: { $0["pw"].attributes.revealed = false; $0["pw"].display = "•••" })
+    }
+
+    func testSetSecureMasksAndUnmasks() {
+        var h = FormHarness(fields: [field("a") { $0.text = "abcd" }])
+        h.send(.setSecure(field: "a", true),
+               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = true }, display: "••••", text: nil))],
+               state: { $0["a"].attributes.secure = true; $0["a"].display = "••••" })
+        h.send(.setText(field: "a", text: "xyz"), .edit(applied: true, reason: nil),
+               events: [.textChanged(field: "a", text: nil, display: "•••", length: 3)],
+               state: { $0["a"].holds("xyz", display: "•••", length: 3) })
+        h.send(.setSecure(field: "a", false),
+               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = false }, display: "xyz", text: "xyz"))],
+               state: { $0["a"].attributes.secure = false; $0["a"].display = "xyz" })
+    }
+
+    func testRevealOrSecureThatDoesNotChangeMaskingReportsOnlyTheKey() {
+        var h = FormHarness(fields: [field("a") { $0.text = "abcd" }])
+        h.send(.setRevealed(field: "a", true), events: [.changed("a") { $0.revealed = true }],
+               state: { $0["a"].attributes.revealed = true })
+        // Secure but revealed: still shown, so no display or text in the change.
+        h.send(.setSecure(field: "a", true), events: [.changed("a") { $0.secure = true }],
+               state: { $0["a"].attributes.secure = true })
+        h.send(.setSecure(field: "a", true), events: [])
+    }
+
+    func testFieldAddedAndStateEventsWithholdTheSecret() {
+        var h = FormHarness(fields: plainFields("a"))
+        let added = FieldSnapshot.expect("pw", configuration: ["password"], attributes: h.passwordAttributes,
+                                         text: nil, display: "••••••", length: 6, dirty: false)
+        var stored = added
+        stored.text = secret
+        h.send(.addField(field("pw", ["password"]) { $0.text = secret }, after: nil), events: [.fieldAdded(added, index: 1)],
+               state: { $0.fields.append(stored) })
+        h.send(.reset, events: [.formReset(FormSnapshot(form: "default", seq: 3, firstResponder: nil, fields: [.expect("a"), added]))])
+    }
+}
+
+extension FormHarness {
+    var passwordAttributes: FieldAttributes {
+        attributes { $0.secure = true; $0.hints = ["textContentType": "password", "autocapitalization": "none", "autocorrection": "no"] }
+    }
+}

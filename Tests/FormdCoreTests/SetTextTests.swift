@@ -1,0 +1,130 @@
+import XCTest
+@testable import FormdCore
+
+/// Rule 6: `setText` is a user edit; only `maxLength` and `enabled` can refuse it,
+/// `required`, `minLength` and `pattern` only make the field invalid.
+final class SetTextTests: XCTestCase {
+    private static let applied = CommandResult.edit(applied: true, reason: nil)
+
+    func testEditReplacesTheTextAndMakesTheFieldDirty() {
+        var h = FormHarness(fields: [field("a") { $0.text = "init" }])
+        h.send(.setText(field: "a", text: "new"), Self.applied,
+               events: [.textChanged(field: "a", text: "new", display: "new", length: 3)],
+               state: { $0["a"].holds("new", length: 3, dirty: true) })
+        h.send(.setText(field: "a", text: "init"), Self.applied,
+               events: [.textChanged(field: "a", text: "init", display: "init", length: 4)],
+               state: { $0["a"].holds("init", length: 4, dirty: false) })
+    }
+
+    /// Decision: setting the text it already has is applied but reports nothing.
+    func testSettingTheSameTextIsAppliedSilently() {
+        var h = FormHarness(fields: [field("a") { $0.text = "same" }])
+        h.send(.setText(field: "a", text: "same"), Self.applied, events: [])
+    }
+
+    func testDisabledFieldRefusesTheEdit() {
+        var h = FormHarness(fields: [field("a") { $0.enabled = false; $0.text = "keep" }])
+        h.send(.setText(field: "a", text: "new"), .edit(applied: false, reason: .disabled),
+               events: [.changeRejected(field: "a", reason: .disabled)])
+    }
+
+    func testMaxLengthCountsCharactersNotScalars() {
+        var h = FormHarness(fields: [field("a") { $0.maxLength = 3 }])
+        let three = "e\u{301}👍🏽🇫🇷"   // 3 characters, 6 scalars
+        h.send(.setText(field: "a", text: three), Self.applied,
+               events: [.textChanged(field: "a", text: three, display: three, length: 3)],
+               state: { $0["a"].holds(three, length: 3) })
+        h.send(.setText(field: "a", text: three + "x"), .edit(applied: false, reason: .maxLength),
+               events: [.changeRejected(field: "a", reason: .maxLength)])
+        h.send(.setText(field: "a", text: "abc"), Self.applied,
+               events: [.textChanged(field: "a", text: "abc", display: "abc", length: 3)],
+               state: { $0["a"].holds("abc", length: 3) })
+    }
+
+    func testMaxLengthZeroOnlyAcceptsEmptyText() {
+        var h = FormHarness(fields: [field("a") { $0.maxLength = 0 }])
+        h.send(.setText(field: "a", text: "x"), .edit(applied: false, reason: .maxLength),
+               events: [.changeRejected(field: "a", reason: .maxLength)])
+        h.send(.setText(field: "a", text: ""), Self.applied, events: [])
+    }
+
+    func testDisabledIsCheckedBeforeMaxLength() {
+        var h = FormHarness(fields: [field("a") { $0.enabled = false; $0.maxLength = 1 }])
+        h.send(.setText(field: "a", text: "too long"), .edit(applied: false, reason: .disabled),
+               events: [.changeRejected(field: "a", reason: .disabled)])
+    }
+
+    func testRequiredOnlyMakesTheFieldInvalid() {
+        let required = Validity(errors: ["is required"])
+        var h = FormHarness(fields: [field("a") { $0.required = true }])
+        XCTAssertEqual(h.expected["default"]?["a"].validity, required)
+        h.send(.setText(field: "a", text: "x"), Self.applied,
+               events: [.textChanged(field: "a", text: "x", display: "x", length: 1), .validityChanged(field: "a", validity: .valid)],
+               state: { $0["a"].holds("x", length: 1); $0["a"].validity = .valid })
+        h.send(.setText(field: "a", text: ""), Self.applied,
+               events: [.textChanged(field: "a", text: "", display: "", length: 0), .validityChanged(field: "a", validity: required)],
+               state: { $0["a"].holds("", length: 0, dirty: false); $0["a"].validity = required })
+    }
+
+    func testMinLengthOnlyMakesTheFieldInvalidAndValidityIsReportedOnlyOnChange() {
+        let tooShort = Validity(errors: ["must be at least 3 characters"])
+        var h = FormHarness(fields: [field("a") { $0.minLength = 3 }])
+        h.send(.setText(field: "a", text: "a"), Self.applied,
+               events: [.textChanged(field: "a", text: "a", display: "a", length: 1), .validityChanged(field: "a", validity: tooShort)],
+               state: { $0["a"].holds("a", length: 1); $0["a"].validity = tooShort })
+        h.send(.setText(field: "a", text: "ab"), Self.applied,
+               events: [.textChanged(field: "a", text: "ab", display: "ab", length: 2)],
+               state: { $0["a"].holds("ab", length: 2) })
+        h.send(.setText(field: "a", text: "ab👍🏽"), Self.applied,
+               events: [.textChanged(field: "a", text: "ab👍🏽", display: "ab👍🏽", length: 3), .validityChanged(field: "a", validity: .valid)],
+               state: { $0["a"].holds("ab👍🏽", length: 3); $0["a"].validity = .valid })
+    }
+
+    func testSeveralBrokenConstraintsAreListedInAFixedOrder() {
+        let both = Validity(errors: ["must be at least 2 characters", "does not match the pattern x"])
+        var h = FormHarness(fields: [field("a") { $0.minLength = 2; $0.pattern = pattern("x") }])
+        h.send(.setText(field: "a", text: "y"), Self.applied,
+               events: [.textChanged(field: "a", text: "y", display: "y", length: 1), .validityChanged(field: "a", validity: both)],
+               state: { $0["a"].holds("y", length: 1); $0["a"].validity = both })
+    }
+
+    func testMessagesSaySingularForALimitOfOne() {
+        XCTAssertEqual(Validity(text: "", length: 0, attributes: attributes { $0.required = true }).errors, ["is required"])
+        XCTAssertEqual(Validity(text: "a", length: 1, attributes: attributes { $0.minLength = 3 }).errors, ["must be at least 3 characters"])
+        XCTAssertEqual(Validity(text: "ab", length: 2, attributes: attributes { $0.maxLength = 1 }).errors, ["must be at most 1 character"])
+        XCTAssertEqual(Validity(text: "ab", length: 2, attributes: attributes { $0.maxLength = 0 }).errors, ["must be at most 0 characters"])
+    }
+
+    func testPatternMustMatchTheWholeText() {
+        let mismatch = Validity(errors: ["does not match the pattern [0-9]+"])
+        var h = FormHarness(fields: [field("a") { $0.pattern = pattern("[0-9]+") }])
+        h.send(.setText(field: "a", text: "12a"), Self.applied,
+               events: [.textChanged(field: "a", text: "12a", display: "12a", length: 3), .validityChanged(field: "a", validity: mismatch)],
+               state: { $0["a"].holds("12a", length: 3); $0["a"].validity = mismatch })
+        h.send(.setText(field: "a", text: "a12"), Self.applied,
+               events: [.textChanged(field: "a", text: "a12", display: "a12", length: 3)],
+               state: { $0["a"].holds("a12", length: 3) })
+        h.send(.setText(field: "a", text: "123"), Self.applied,
+               events: [.textChanged(field: "a", text: "123", display: "123", length: 3), .validityChanged(field: "a", validity: .valid)],
+               state: { $0["a"].holds("123", length: 3); $0["a"].validity = .valid })
+    }
+
+    func testEmptyOptionalFieldIsValidWhateverItsConstraints() {
+        let h = FormHarness(fields: [field("a") { $0.minLength = 3; $0.pattern = pattern("[0-9]+") }])
+        XCTAssertEqual(h.expected["default"]?["a"].validity, .valid)
+    }
+
+    func testMaxLengthRejectionOnASecureFieldLeaksNothing() {
+        var h = FormHarness(fields: [field("pw", ["password"]) { $0.maxLength = 4 }])
+        h.send(.setText(field: "pw", text: "abcd"), Self.applied,
+               events: [.textChanged(field: "pw", text: nil, display: "••••", length: 4)],
+               state: { $0["pw"].holds("abcd", display: "••••", length: 4) })
+        h.send(.setText(field: "pw", text: "abcde"), .edit(applied: false, reason: .maxLength),
+               events: [.changeRejected(field: "pw", reason: .maxLength)])
+    }
+
+    func testUnknownFieldThrows() {
+        var h = FormHarness(fields: plainFields("a"))
+        h.sendFailing(.setText(field: "zz", text: "x"), throws: .unknownField(field: "zz", form: "default"))
+    }
+}
