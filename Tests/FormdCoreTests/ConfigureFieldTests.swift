@@ -36,12 +36,14 @@ final class ConfigureFieldTests: XCTestCase {
     func testANewInitialTextReplacesTheTextAndIsWhatResetReturnsTo() {
         var h = FormHarness(fields: [field("a") { $0.text = "old" }])
         h.send(.setText(field: "a", text: "typed"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "typed", display: "typed", length: 5)], state: { $0["a"].holds("typed", length: 5) })
+               events: [.textChanged(field: "a", text: "typed", length: 5, edit: TextEdit(0, 2, "type"), selection: .caret(5))],
+               state: { $0["a"].holds("typed", length: 5, selection: .caret(5)) })
         h.send(.configureField("a", options: options { $0.text = "new" }, configuration: nil),
-               events: [.textChanged(field: "a", text: "new", display: "new", length: 3)],
-               state: { $0["a"].holds("new", length: 3, dirty: false) })
+               events: [.textChanged(field: "a", text: "new", length: 3, edit: TextEdit(0, 5, "new"), selection: .caret(3))],
+               state: { $0["a"].holds("new", length: 3, selection: .caret(3), dirty: false) })
         h.send(.setText(field: "a", text: "again"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "again", display: "again", length: 5)], state: { $0["a"].holds("again", length: 5) })
+               events: [.textChanged(field: "a", text: "again", length: 5, edit: TextEdit(0, 3, "again"), selection: .caret(5))],
+               state: { $0["a"].holds("again", length: 5, selection: .caret(5)) })
         // Decision: naming the initial text it already has changes nothing; the person's text stays.
         h.send(.configureField("a", options: options { $0.text = "new" }, configuration: nil), events: [])
     }
@@ -51,14 +53,16 @@ final class ConfigureFieldTests: XCTestCase {
         let tooLong = Validity(errors: ["must be at most 2 characters"])
         var h = FormHarness(fields: plainFields("a"))
         h.send(.setText(field: "a", text: "abcd"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "abcd", display: "abcd", length: 4)], state: { $0["a"].holds("abcd", length: 4) })
+               events: [.textChanged(field: "a", text: "abcd", length: 4, edit: TextEdit(0, 0, "abcd"), selection: .caret(4))],
+               state: { $0["a"].holds("abcd", length: 4, selection: .caret(4)) })
         h.send(.configureField("a", options: options { $0.maxLength = 2 }, configuration: nil),
                events: [.changed("a") { $0.maxLength = 2 }, .validityChanged(field: "a", validity: tooLong)],
                state: { $0["a"].attributes.maxLength = 2; $0["a"].validity = tooLong })
         h.send(.validate, .validation(valid: false, errors: [FieldErrors(field: "a", errors: ["must be at most 2 characters"])]), events: [])
         h.send(.delete(field: "a"), .edit(applied: true, reason: nil),
-               events: [.deletePressed(field: "a", textBefore: "abcd"), .textChanged(field: "a", text: "abc", display: "abc", length: 3)],
-               state: { $0["a"].holds("abc", length: 3) })
+               events: [.deletePressed(field: "a", textBefore: "abcd"),
+                        .textChanged(field: "a", text: "abc", length: 3, edit: TextEdit(3, 4, ""), selection: .caret(3))],
+               state: { $0["a"].holds("abc", length: 3, selection: .caret(3)) })
     }
 
     /// Bug fixed: an initial text that came from a preset stayed (text and reset target)
@@ -68,8 +72,11 @@ final class ConfigureFieldTests: XCTestCase {
         h.define(fields: [field("a", ["greeting"])], presets: ["greeting": options { $0.text = "hello" }])
         h.send(.configureField("a", options: options { $0.maxLength = 3 }, configuration: []),
                events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.maxLength = 3 }, configuration: [])),
-                        .textChanged(field: "a", text: "", display: "", length: 0)],
-               state: { $0["a"].configuration = []; $0["a"].attributes.maxLength = 3; $0["a"].holds("", length: 0, dirty: false) })
+                        .textChanged(field: "a", text: "", length: 0, edit: TextEdit(0, 5, ""), selection: .caret(0))],
+               state: {
+                   $0["a"].configuration = []; $0["a"].attributes.maxLength = 3
+                   $0["a"].holds("", length: 0, selection: .caret(0), dirty: false)
+               })
         h.send(.reset, events: [.formReset(FormSnapshot(form: "default", seq: 4, firstResponder: nil, fields: [
             .expect("a", attributes: attributes { $0.maxLength = 3 }),
         ]))])
@@ -80,8 +87,8 @@ final class ConfigureFieldTests: XCTestCase {
         h.define(fields: [field("a")], presets: ["greeting": options { $0.text = "hello" }])
         h.send(.configureField("a", options: FieldOptions(), configuration: ["greeting"]),
                events: [.fieldChanged(field: "a", changes: FieldChanges(configuration: ["greeting"])),
-                        .textChanged(field: "a", text: "hello", display: "hello", length: 5)],
-               state: { $0["a"].configuration = ["greeting"]; $0["a"].holds("hello", length: 5, dirty: false) })
+                        .textChanged(field: "a", text: "hello", length: 5, edit: TextEdit(0, 0, "hello"), selection: .caret(5))],
+               state: { $0["a"].configuration = ["greeting"]; $0["a"].holds("hello", length: 5, selection: .caret(5), dirty: false) })
     }
 
     func testConfigurationKeepsVisitedTouchedAndPendingDemand() {

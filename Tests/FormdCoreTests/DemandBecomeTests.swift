@@ -27,8 +27,8 @@ final class DemandBecomeTests: XCTestCase {
                state: { $0["b"].demand = .become })
         // Later changes that do not make b able leave the demand pending.
         h.send(.setText(field: "a", text: "x"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "x", display: "x", length: 1)],
-               state: { $0["a"].holds("x", length: 1) })
+               events: [.textChanged(field: "a", text: "x", length: 1, edit: TextEdit(0, 0, "x"), selection: .caret(1))],
+               state: { $0["a"].holds("x", length: 1, selection: .caret(1)) })
         h.send(.focusPrevious, .focus(firstResponder: "a", moved: false), events: [])
         h.send(.setEnabled(field: "b", true),
                events: [.changed("b") { $0.enabled = true },
@@ -45,8 +45,8 @@ final class DemandBecomeTests: XCTestCase {
                         .demand("a", .fulfilled)],
                state: { $0.focus("a"); $0["b"].touched = true })
         h.send(.setText(field: "b", text: "y"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "b", text: "y", display: "y", length: 1)],
-               state: { $0["b"].holds("y", length: 1) })
+               events: [.textChanged(field: "b", text: "y", length: 1, edit: TextEdit(0, 0, "y"), selection: .caret(1))],
+               state: { $0["b"].holds("y", length: 1, selection: .caret(1)) })
     }
 
     func testPendingDemandIsFulfilledWhenConfigureFieldEnablesTheField() {

@@ -36,7 +36,8 @@ final class EventSequenceTests: XCTestCase {
                events: [.became("user"), .visited("user"), .focusChanged(from: nil, to: "user")],
                state: { $0.focus("user"); $0["user"].visited = true })
         h.send(.setText(field: "a", text: "x"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "x", display: "x", length: 1)], state: { $0["a"].holds("x", length: 1) })
+               events: [.textChanged(field: "a", text: "x", length: 1, edit: TextEdit(0, 0, "x"), selection: .caret(1))],
+               state: { $0["a"].holds("x", length: 1, selection: .caret(1)) })
         XCTAssertEqual(h.log["login"]?.map(\.seq), [1, 2, 3, 4])
         XCTAssertEqual(h.log["default"]?.map(\.seq), [1, 2])
     }
@@ -47,7 +48,8 @@ final class EventSequenceTests: XCTestCase {
         _ = h.getState(includeSecrets: true)
         h.send(.validate, .validation(valid: true, errors: []), events: [])
         h.send(.setText(field: "a", text: "x"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "x", display: "x", length: 1)], state: { $0["a"].holds("x", length: 1) })
+               events: [.textChanged(field: "a", text: "x", length: 1, edit: TextEdit(0, 0, "x"), selection: .caret(1))],
+               state: { $0["a"].holds("x", length: 1, selection: .caret(1)) })
         XCTAssertEqual(h.log["default"]?.map(\.seq), [1, 2])
     }
 
@@ -61,11 +63,11 @@ final class EventSequenceTests: XCTestCase {
                events: [.returnPressed(field: "go", action: .submit),
                         .submitFailed(errors: [FieldErrors(field: "code", errors: ["must be at least 4 characters"])]),
                         .resigned("go"), .touched("go"),
-                        .became("code"), .visited("code"), .textChanged(field: "code", text: "", display: "", length: 0),
+                        .became("code"), .visited("code"), .textChanged(field: "code", text: "", length: 0, edit: TextEdit(0, 2, ""), selection: .caret(0)),
                         .validityChanged(field: "code", validity: .valid), .focusChanged(from: "go", to: "code")],
                state: {
                    $0.focus("code"); $0["go"].touched = true; $0["code"].visited = true
-                   $0["code"].holds("", length: 0); $0["code"].validity = .valid
+                   $0["code"].holds("", length: 0, selection: .caret(0)); $0["code"].validity = .valid
                })
     }
 }

@@ -11,8 +11,8 @@ final class FailureAtomicityTests: XCTestCase {
                                      field("later") { $0.enabled = false }, field("b", ["mine"])],
                             presets: ["mine": options { $0.label = "Mine"; $0.minLength = 2 }])
         h.send(.setText(field: "pw", text: "secret"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "pw", text: nil, display: "••••••", length: 6)],
-               state: { $0["pw"].holds("secret", display: "••••••", length: 6) })
+               events: [.textChanged(field: "pw", text: nil, length: 6, edit: TextEdit(0, 0, "••••••"), selection: .caret(6))],
+               state: { $0["pw"].holds("secret", display: "••••••", length: 6, selection: .caret(6)) })
         h.focus("a")
         h.send(.demandFocus(field: "later", demand: .become), .demand(.pending),
                events: [.demand("later", .pending, pending: .become)], state: { $0["later"].demand = .become })

@@ -22,16 +22,19 @@ final class FieldProgressTests: XCTestCase {
     func testEditingWithoutFocusNeitherVisitsNorTouches() {
         var h = FormHarness(fields: plainFields("a"))
         h.send(.setText(field: "a", text: "x"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "x", display: "x", length: 1)], state: { $0["a"].holds("x", length: 1) })
+               events: [.textChanged(field: "a", text: "x", length: 1, edit: TextEdit(0, 0, "x"), selection: .caret(1))],
+               state: { $0["a"].holds("x", length: 1, selection: .caret(1)) })
     }
 
     func testDirtyComparesWithTheInitialText() {
         var h = FormHarness(fields: [field("a") { $0.text = "ab" }])
         h.send(.delete(field: "a"), .edit(applied: true, reason: nil),
-               events: [.deletePressed(field: "a", textBefore: "ab"), .textChanged(field: "a", text: "a", display: "a", length: 1)],
-               state: { $0["a"].holds("a", length: 1, dirty: true) })
+               events: [.deletePressed(field: "a", textBefore: "ab"),
+                        .textChanged(field: "a", text: "a", length: 1, edit: TextEdit(1, 2, ""), selection: .caret(1))],
+               state: { $0["a"].holds("a", length: 1, selection: .caret(1), dirty: true) })
         h.send(.setText(field: "a", text: "ab"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "ab", display: "ab", length: 2)], state: { $0["a"].holds("ab", length: 2, dirty: false) })
+               events: [.textChanged(field: "a", text: "ab", length: 2, edit: TextEdit(1, 1, "b"), selection: .caret(2))],
+               state: { $0["a"].holds("ab", length: 2, selection: .caret(2), dirty: false) })
     }
 
     func testResetReturnsEveryFieldToItsInitialStateInOneEvent() {
@@ -39,13 +42,16 @@ final class FieldProgressTests: XCTestCase {
         var h = FormHarness(fields: [field("name") { $0.required = true }, field("city") { $0.text = "Oslo" },
                                      field("pw", ["password"]), field("later") { $0.enabled = false }])
         h.send(.setText(field: "name", text: "Ann"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "name", text: "Ann", display: "Ann", length: 3), .validityChanged(field: "name", validity: .valid)],
-               state: { $0["name"].holds("Ann", length: 3); $0["name"].validity = .valid })
+               events: [.textChanged(field: "name", text: "Ann", length: 3, edit: TextEdit(0, 0, "Ann"), selection: .caret(3)),
+                        .validityChanged(field: "name", validity: .valid)],
+               state: { $0["name"].holds("Ann", length: 3, selection: .caret(3)); $0["name"].validity = .valid })
         h.send(.setText(field: "pw", text: "pass"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "pw", text: nil, display: "••••", length: 4)], state: { $0["pw"].holds("pass", display: "••••", length: 4) })
+               events: [.textChanged(field: "pw", text: nil, length: 4, edit: TextEdit(0, 0, "••••"), selection: .caret(4))],
+               state: { $0["pw"].holds("pass", display: "••••", length: 4, selection: .caret(4)) })
         h.focus("city")
         h.send(.setText(field: "city", text: ""), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "city", text: "", display: "", length: 0)], state: { $0["city"].holds("", length: 0) })
+               events: [.textChanged(field: "city", text: "", length: 0, edit: TextEdit(0, 4, ""), selection: .caret(0))],
+               state: { $0["city"].holds("", length: 0, selection: .caret(0)) })
         h.send(.focusPrevious, .focus(firstResponder: "name", moved: true),
                events: [.resigned("city"), .touched("city"), .became("name"), .visited("name"), .focusChanged(from: "city", to: "name")],
                state: { $0.focus("name"); $0["city"].touched = true; $0["name"].visited = true })
@@ -54,7 +60,7 @@ final class FieldProgressTests: XCTestCase {
 
         let initial: [FieldSnapshot] = [
             .expect("name", attributes: attributes { $0.required = true }, validity: required),
-            .expect("city", text: "Oslo", display: "Oslo", length: 4),
+            .expect("city", text: "Oslo", display: "Oslo", length: 4, selection: .caret(4)),
             .expect("pw", configuration: ["password"], attributes: h.passwordAttributes),
             .expect("later", attributes: attributes { $0.enabled = false }),
         ]

@@ -20,7 +20,7 @@ final class FormLifecycleTests: XCTestCase {
                             $0.hints = ["keyboardType": "emailAddress", "textContentType": "emailAddress",
                                         "autocapitalization": "none", "autocorrection": "no"]
                         }, validity: Validity(errors: ["is required"])),
-                        .expect("pw", configuration: ["password"], attributes: h.passwordAttributes, text: "x", display: "•", length: 1),
+                        .expect("pw", configuration: ["password"], attributes: h.passwordAttributes, text: "x", display: "•", length: 1, selection: .caret(1)),
                      ])
         XCTAssertEqual(Set(h.engine.forms.keys), ["default", "login"])
         h.sendFailing(.setText(field: "user", text: "a"), throws: .unknownField(field: "user", form: "default"))
@@ -39,15 +39,15 @@ final class FormLifecycleTests: XCTestCase {
         var h = FormHarness(fields: plainFields("a", "b"))
         h.focus("a")
         h.sendDefine([field("b") { $0.text = "new" }, field("c")],
-                     expect: [.expect("b", text: "new", display: "new", length: 3), .expect("c")])
+                     expect: [.expect("b", text: "new", display: "new", length: 3, selection: .caret(3)), .expect("c")])
         XCTAssertEqual(h.log["default"]?.last?.seq, 6)
     }
 
     func testAddFieldAtTheEndOrAfterAField() {
         var h = FormHarness(fields: plainFields("a", "c"))
         h.send(.addField(field("d") { $0.text = "dd" }, after: nil),
-               events: [.fieldAdded(.expect("d", text: "dd", display: "dd", length: 2), index: 2)],
-               state: { $0.fields.append(.expect("d", text: "dd", display: "dd", length: 2)) })
+               events: [.fieldAdded(.expect("d", text: "dd", display: "dd", length: 2, selection: .caret(2)), index: 2)],
+               state: { $0.fields.append(.expect("d", text: "dd", display: "dd", length: 2, selection: .caret(2))) })
         h.send(.addField(field("b"), after: "a"), events: [.fieldAdded(.expect("b"), index: 1)],
                state: { $0.fields.insert(.expect("b"), at: 1) })
         XCTAssertEqual(h.expected["default"]?.fields.map(\.id), ["a", "b", "c", "d"])

@@ -16,7 +16,7 @@ final class PresetTests: XCTestCase {
                      expect: [
                         .expect("e", configuration: ["email"], attributes: attributes { $0.hints = emailHints }),
                         .expect("p", configuration: ["password"], attributes: attributes { $0.secure = true; $0.hints = passwordHints },
-                                text: "pw", display: "••", length: 2),
+                                text: "pw", display: "••", length: 2, selection: .caret(2)),
                         .expect("n", configuration: ["partOfChain"],
                                 attributes: attributes { $0.returnAction = .next; $0.hints = ["returnKeyType": "next"] }),
                         .expect("l", configuration: ["lastOfChain"],

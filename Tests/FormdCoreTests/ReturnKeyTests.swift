@@ -16,7 +16,8 @@ final class ReturnKeyTests: XCTestCase {
         h.send(.pressReturn(field: "a"), .returnPressed(.ignored), events: [])
         // With text, Return works again.
         h.send(.setText(field: "a", text: "x"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: "x", display: "x", length: 1)], state: { $0["a"].holds("x", length: 1) })
+               events: [.textChanged(field: "a", text: "x", length: 1, edit: TextEdit(0, 0, "x"), selection: .caret(1))],
+               state: { $0["a"].holds("x", length: 1, selection: .caret(1)) })
         h.send(.pressReturn(field: nil), .returnPressed(.next),
                events: [.returnPressed(field: "a", action: .next), .resigned("a"), .touched("a"), .became("b"), .visited("b"),
                         .focusChanged(from: "a", to: "b")],
@@ -117,9 +118,9 @@ final class ReturnKeyTests: XCTestCase {
     func testSubmitWhenValidResignsThenSubmits() {
         var h = FormHarness(fields: [field("name") { $0.required = true }, field("pw", ["password"], returnKey(.submit))])
         h.send(.setText(field: "name", text: "Ann"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "name", text: "Ann", display: "Ann", length: 3),
+               events: [.textChanged(field: "name", text: "Ann", length: 3, edit: TextEdit(0, 0, "Ann"), selection: .caret(3)),
                         .validityChanged(field: "name", validity: .valid)],
-               state: { $0["name"].holds("Ann", length: 3); $0["name"].validity = .valid })
+               state: { $0["name"].holds("Ann", length: 3, selection: .caret(3)); $0["name"].validity = .valid })
         h.focus("pw")
         h.send(.pressReturn(field: nil), .returnPressed(.submit),
                events: [.returnPressed(field: "pw", action: .submit), .resigned("pw"), .touched("pw"), .focusChanged(from: "pw", to: nil),
@@ -131,9 +132,9 @@ final class ReturnKeyTests: XCTestCase {
         var h = FormHarness(fields: [field("a"), field("code") { $0.minLength = 4 }, field("name") { $0.required = true },
                                      field("go", [], returnKey(.submit))])
         h.send(.setText(field: "code", text: "12"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "code", text: "12", display: "12", length: 2),
+               events: [.textChanged(field: "code", text: "12", length: 2, edit: TextEdit(0, 0, "12"), selection: .caret(2)),
                         .validityChanged(field: "code", validity: Validity(errors: ["must be at least 4 characters"]))],
-               state: { $0["code"].holds("12", length: 2); $0["code"].validity = Validity(errors: ["must be at least 4 characters"]) })
+               state: { $0["code"].holds("12", length: 2, selection: .caret(2)); $0["code"].validity = Validity(errors: ["must be at least 4 characters"]) })
         h.focus("go")
         h.send(.pressReturn(field: nil), .returnPressed(.submit),
                events: [.returnPressed(field: "go", action: .submit),

@@ -89,30 +89,30 @@ final class SecretTests: XCTestCase {
     func testRevealingShowsTheTextAndHidingMasksItAgain() {
         var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = secret }])
         h.send(.setRevealed(field: "pw", true),
-               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = true }, display: secret, text: secret))],
+               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = true }, display: secret, text: secret, selection: .caret(6)))],
                state: { $0["pw"].attributes.revealed = true; $0["pw"].display = secret })
         h.send(.setText(field: "pw", text: "abc"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "pw", text: "abc", display: "abc", length: 3)],
-               state: { $0["pw"].holds("abc", length: 3) })
+               events: [.textChanged(field: "pw", text: "abc", length: 3, edit: TextEdit(0, 6, "abc"), selection: .caret(3))],
+               state: { $0["pw"].holds("abc", length: 3, selection: .caret(3)) })
         // Revealed: submitted like any visible text.
         h.send(.submit(includeSecrets: false),
                .submission(valid: true, values: [FieldValue(field: "pw", text: "abc")], withheld: [], errors: []),
                events: [.submitted(values: [FieldValue(field: "pw", text: "abc")], withheld: [])])
         h.send(.setRevealed(field: "pw", false),
-               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false }, display: "•••", text: nil))],
+               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false }, display: "•••", text: nil, selection: .caret(3)))],
                state: { $0["pw"].attributes.revealed = false; $0["pw"].display = "•••" })
     }
 
     func testSetSecureMasksAndUnmasks() {
         var h = FormHarness(fields: [field("a") { $0.text = "abcd" }])
         h.send(.setSecure(field: "a", true),
-               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = true }, display: "••••", text: nil))],
+               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = true }, display: "••••", text: nil, selection: .caret(4)))],
                state: { $0["a"].attributes.secure = true; $0["a"].display = "••••" })
         h.send(.setText(field: "a", text: "xyz"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "a", text: nil, display: "•••", length: 3)],
-               state: { $0["a"].holds("xyz", display: "•••", length: 3) })
+               events: [.textChanged(field: "a", text: nil, length: 3, edit: TextEdit(0, 4, "•••"), selection: .caret(3))],
+               state: { $0["a"].holds("xyz", display: "•••", length: 3, selection: .caret(3)) })
         h.send(.setSecure(field: "a", false),
-               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = false }, display: "xyz", text: "xyz"))],
+               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = false }, display: "xyz", text: "xyz", selection: .caret(3)))],
                state: { $0["a"].attributes.secure = false; $0["a"].display = "xyz" })
     }
 
@@ -129,7 +129,7 @@ final class SecretTests: XCTestCase {
     func testFieldAddedAndStateEventsWithholdTheSecret() {
         var h = FormHarness(fields: plainFields("a"))
         let added = FieldSnapshot.expect("pw", configuration: ["password"], attributes: h.passwordAttributes,
-                                         text: nil, display: "••••••", length: 6, dirty: false)
+                                         text: nil, display: "••••••", length: 6, selection: .caret(6), dirty: false)
         var stored = added
         stored.text = secret
         h.send(.addField(field("pw", ["password"]) { $0.text = secret }, after: nil), events: [.fieldAdded(added, index: 1)],

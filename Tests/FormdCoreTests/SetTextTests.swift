@@ -9,11 +9,11 @@ final class SetTextTests: XCTestCase {
     func testEditReplacesTheTextAndMakesTheFieldDirty() {
         var h = FormHarness(fields: [field("a") { $0.text = "init" }])
         h.send(.setText(field: "a", text: "new"), Self.applied,
-               events: [.textChanged(field: "a", text: "new", display: "new", length: 3)],
-               state: { $0["a"].holds("new", length: 3, dirty: true) })
+               events: [.textChanged(field: "a", text: "new", length: 3, edit: TextEdit(0, 4, "new"), selection: .caret(3))],
+               state: { $0["a"].holds("new", length: 3, selection: .caret(3), dirty: true) })
         h.send(.setText(field: "a", text: "init"), Self.applied,
-               events: [.textChanged(field: "a", text: "init", display: "init", length: 4)],
-               state: { $0["a"].holds("init", length: 4, dirty: false) })
+               events: [.textChanged(field: "a", text: "init", length: 4, edit: TextEdit(0, 3, "init"), selection: .caret(4))],
+               state: { $0["a"].holds("init", length: 4, selection: .caret(4), dirty: false) })
     }
 
     /// Decision: setting the text it already has is applied but reports nothing.
@@ -32,13 +32,13 @@ final class SetTextTests: XCTestCase {
         var h = FormHarness(fields: [field("a") { $0.maxLength = 3 }])
         let three = "e\u{301}👍🏽🇫🇷"   // 3 characters, 6 scalars
         h.send(.setText(field: "a", text: three), Self.applied,
-               events: [.textChanged(field: "a", text: three, display: three, length: 3)],
-               state: { $0["a"].holds(three, length: 3) })
+               events: [.textChanged(field: "a", text: three, length: 3, edit: TextEdit(0, 0, three), selection: .caret(3))],
+               state: { $0["a"].holds(three, length: 3, selection: .caret(3)) })
         h.send(.setText(field: "a", text: three + "x"), .edit(applied: false, reason: .maxLength),
                events: [.changeRejected(field: "a", reason: .maxLength)])
         h.send(.setText(field: "a", text: "abc"), Self.applied,
-               events: [.textChanged(field: "a", text: "abc", display: "abc", length: 3)],
-               state: { $0["a"].holds("abc", length: 3) })
+               events: [.textChanged(field: "a", text: "abc", length: 3, edit: TextEdit(0, 3, "abc"), selection: .caret(3))],
+               state: { $0["a"].holds("abc", length: 3, selection: .caret(3)) })
     }
 
     func testMaxLengthZeroOnlyAcceptsEmptyText() {
@@ -59,33 +59,38 @@ final class SetTextTests: XCTestCase {
         var h = FormHarness(fields: [field("a") { $0.required = true }])
         XCTAssertEqual(h.expected["default"]?["a"].validity, required)
         h.send(.setText(field: "a", text: "x"), Self.applied,
-               events: [.textChanged(field: "a", text: "x", display: "x", length: 1), .validityChanged(field: "a", validity: .valid)],
-               state: { $0["a"].holds("x", length: 1); $0["a"].validity = .valid })
+               events: [.textChanged(field: "a", text: "x", length: 1, edit: TextEdit(0, 0, "x"), selection: .caret(1)),
+                        .validityChanged(field: "a", validity: .valid)],
+               state: { $0["a"].holds("x", length: 1, selection: .caret(1)); $0["a"].validity = .valid })
         h.send(.setText(field: "a", text: ""), Self.applied,
-               events: [.textChanged(field: "a", text: "", display: "", length: 0), .validityChanged(field: "a", validity: required)],
-               state: { $0["a"].holds("", length: 0, dirty: false); $0["a"].validity = required })
+               events: [.textChanged(field: "a", text: "", length: 0, edit: TextEdit(0, 1, ""), selection: .caret(0)),
+                        .validityChanged(field: "a", validity: required)],
+               state: { $0["a"].holds("", length: 0, selection: .caret(0), dirty: false); $0["a"].validity = required })
     }
 
     func testMinLengthOnlyMakesTheFieldInvalidAndValidityIsReportedOnlyOnChange() {
         let tooShort = Validity(errors: ["must be at least 3 characters"])
         var h = FormHarness(fields: [field("a") { $0.minLength = 3 }])
         h.send(.setText(field: "a", text: "a"), Self.applied,
-               events: [.textChanged(field: "a", text: "a", display: "a", length: 1), .validityChanged(field: "a", validity: tooShort)],
-               state: { $0["a"].holds("a", length: 1); $0["a"].validity = tooShort })
+               events: [.textChanged(field: "a", text: "a", length: 1, edit: TextEdit(0, 0, "a"), selection: .caret(1)),
+                        .validityChanged(field: "a", validity: tooShort)],
+               state: { $0["a"].holds("a", length: 1, selection: .caret(1)); $0["a"].validity = tooShort })
         h.send(.setText(field: "a", text: "ab"), Self.applied,
-               events: [.textChanged(field: "a", text: "ab", display: "ab", length: 2)],
-               state: { $0["a"].holds("ab", length: 2) })
+               events: [.textChanged(field: "a", text: "ab", length: 2, edit: TextEdit(1, 1, "b"), selection: .caret(2))],
+               state: { $0["a"].holds("ab", length: 2, selection: .caret(2)) })
         h.send(.setText(field: "a", text: "ab👍🏽"), Self.applied,
-               events: [.textChanged(field: "a", text: "ab👍🏽", display: "ab👍🏽", length: 3), .validityChanged(field: "a", validity: .valid)],
-               state: { $0["a"].holds("ab👍🏽", length: 3); $0["a"].validity = .valid })
+               events: [.textChanged(field: "a", text: "ab👍🏽", length: 3, edit: TextEdit(2, 2, "👍🏽"), selection: .caret(3)),
+                        .validityChanged(field: "a", validity: .valid)],
+               state: { $0["a"].holds("ab👍🏽", length: 3, selection: .caret(3)); $0["a"].validity = .valid })
     }
 
     func testSeveralBrokenConstraintsAreListedInAFixedOrder() {
         let both = Validity(errors: ["must be at least 2 characters", "does not match the pattern x"])
         var h = FormHarness(fields: [field("a") { $0.minLength = 2; $0.pattern = pattern("x") }])
         h.send(.setText(field: "a", text: "y"), Self.applied,
-               events: [.textChanged(field: "a", text: "y", display: "y", length: 1), .validityChanged(field: "a", validity: both)],
-               state: { $0["a"].holds("y", length: 1); $0["a"].validity = both })
+               events: [.textChanged(field: "a", text: "y", length: 1, edit: TextEdit(0, 0, "y"), selection: .caret(1)),
+                        .validityChanged(field: "a", validity: both)],
+               state: { $0["a"].holds("y", length: 1, selection: .caret(1)); $0["a"].validity = both })
     }
 
     func testMessagesSaySingularForALimitOfOne() {
@@ -99,14 +104,16 @@ final class SetTextTests: XCTestCase {
         let mismatch = Validity(errors: ["does not match the pattern [0-9]+"])
         var h = FormHarness(fields: [field("a") { $0.pattern = pattern("[0-9]+") }])
         h.send(.setText(field: "a", text: "12a"), Self.applied,
-               events: [.textChanged(field: "a", text: "12a", display: "12a", length: 3), .validityChanged(field: "a", validity: mismatch)],
-               state: { $0["a"].holds("12a", length: 3); $0["a"].validity = mismatch })
+               events: [.textChanged(field: "a", text: "12a", length: 3, edit: TextEdit(0, 0, "12a"), selection: .caret(3)),
+                        .validityChanged(field: "a", validity: mismatch)],
+               state: { $0["a"].holds("12a", length: 3, selection: .caret(3)); $0["a"].validity = mismatch })
         h.send(.setText(field: "a", text: "a12"), Self.applied,
-               events: [.textChanged(field: "a", text: "a12", display: "a12", length: 3)],
-               state: { $0["a"].holds("a12", length: 3) })
+               events: [.textChanged(field: "a", text: "a12", length: 3, edit: TextEdit(0, 3, "a12"), selection: .caret(3))],
+               state: { $0["a"].holds("a12", length: 3, selection: .caret(3)) })
         h.send(.setText(field: "a", text: "123"), Self.applied,
-               events: [.textChanged(field: "a", text: "123", display: "123", length: 3), .validityChanged(field: "a", validity: .valid)],
-               state: { $0["a"].holds("123", length: 3); $0["a"].validity = .valid })
+               events: [.textChanged(field: "a", text: "123", length: 3, edit: TextEdit(0, 3, "123"), selection: .caret(3)),
+                        .validityChanged(field: "a", validity: .valid)],
+               state: { $0["a"].holds("123", length: 3, selection: .caret(3)); $0["a"].validity = .valid })
     }
 
     func testEmptyOptionalFieldIsValidWhateverItsConstraints() {
@@ -117,8 +124,8 @@ final class SetTextTests: XCTestCase {
     func testMaxLengthRejectionOnASecureFieldLeaksNothing() {
         var h = FormHarness(fields: [field("pw", ["password"]) { $0.maxLength = 4 }])
         h.send(.setText(field: "pw", text: "abcd"), Self.applied,
-               events: [.textChanged(field: "pw", text: nil, display: "••••", length: 4)],
-               state: { $0["pw"].holds("abcd", display: "••••", length: 4) })
+               events: [.textChanged(field: "pw", text: nil, length: 4, edit: TextEdit(0, 0, "••••"), selection: .caret(4))],
+               state: { $0["pw"].holds("abcd", display: "••••", length: 4, selection: .caret(4)) })
         h.send(.setText(field: "pw", text: "abcde"), .edit(applied: false, reason: .maxLength),
                events: [.changeRejected(field: "pw", reason: .maxLength)])
     }

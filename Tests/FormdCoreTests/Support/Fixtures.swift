@@ -33,17 +33,18 @@ extension FieldSnapshot {
     /// A field state written by hand: every property is set here, so nothing is taken
     /// from the engine (the placeholder field below is fully overwritten).
     static func expect(_ id: String, configuration: [String] = [], attributes: FieldAttributes = FieldAttributes(),
-                       text: String? = "", display: String = "", length: Int = 0,
+                       text: String? = "", display: String = "", length: Int = 0, selection: TextRange = .caret(0),
                        isFirstResponder: Bool = false, demand: Demand? = nil, validity: Validity = .valid,
                        dirty: Bool = false, visited: Bool = false, touched: Bool = false) -> FieldSnapshot {
         var s = FieldSnapshot(try! Field(spec: FieldSpec(id: "placeholder"), presets: .builtIn),
-                              isFirstResponder: false, includeSecrets: true)
+                              isFirstResponder: false, includeSecrets: true, encoding: .character)
         s.id = id
         s.configuration = configuration
         s.attributes = attributes
         s.text = text
         s.display = display
         s.length = length
+        s.selection = selection
         s.isFirstResponder = isFirstResponder
         s.demand = demand
         s.validity = validity
@@ -53,14 +54,28 @@ extension FieldSnapshot {
         return s
     }
 
-    /// The text after an edit, with its display and length: `display` defaults to the
-    /// text itself (unmasked field).
-    mutating func holds(_ text: String, display: String? = nil, length: Int, dirty: Bool = true) {
+    /// The text after an edit, with its display, length and selection: `display`
+    /// defaults to the text itself (unmasked field).
+    mutating func holds(_ text: String, display: String? = nil, length: Int, selection: TextRange, dirty: Bool = true) {
         self.text = text
         self.display = display ?? text
         self.length = length
+        self.selection = selection
         self.dirty = dirty
     }
+}
+
+// MARK: Positions
+
+extension TextRange {
+    /// A caret (an empty selection) at `p`.
+    static func caret(_ p: Int) -> TextRange { TextRange(start: p, end: p) }
+    init(_ start: Int, _ end: Int) { self.init(start: start, end: end) }
+}
+
+extension TextEdit {
+    /// `start..<end` of the old text replaced by `text`.
+    init(_ start: Int, _ end: Int, _ text: String) { self.init(start: start, end: end, text: text) }
 }
 
 // MARK: Editing the model

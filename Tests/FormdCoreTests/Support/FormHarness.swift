@@ -15,6 +15,10 @@ import FormdJSON
 /// A failing command must name its error and leave the whole engine untouched.
 struct FormHarness {
     private(set) var engine = FormEngine()
+    /// How this client counts positions: every command is sent, and every state read, in
+    /// this encoding. A test may switch it (as a second client would) and then restates
+    /// the selections of its model.
+    var encoding = PositionEncoding.character
     /// The model: what each form's `getState(includeSecrets: true)` must say.
     private(set) var expected: [String: FormSnapshot] = [
         FormEngine.defaultForm: FormSnapshot(form: FormEngine.defaultForm, seq: 0, firstResponder: nil, fields: []),
@@ -23,13 +27,14 @@ struct FormHarness {
     private(set) var log: [String: [EventRecord]] = [:]
 
     /// A harness whose default form is already defined with `fields`.
-    init(fields: [FieldSpec], presets: [String: FieldOptions] = [:],
+    init(fields: [FieldSpec], presets: [String: FieldOptions] = [:], encoding: PositionEncoding = .character,
          file: StaticString = #filePath, line: UInt = #line) {
+        self.encoding = encoding
         define(fields: fields, presets: presets, file: file, line: line)
     }
 
     /// A harness holding only the engine's initial state.
-    init() {}
+    init(encoding: PositionEncoding = .character) { self.encoding = encoding }
 
     /// The seq the next event of `form` must carry, by the harness's own count.
     func nextSeq(_ form: String = FormEngine.defaultForm) -> Int { (log[form]?.last?.seq ?? 0) + 1 }
@@ -42,15 +47,14 @@ struct FormHarness {
                          file: StaticString = #filePath, line: UInt = #line) {
         let outcome: CommandOutcome
         do {
-            outcome = try engine.perform(.defineForm(fields: fields, presets: presets), on: form)
+            outcome = try engine.perform(.defineForm(fields: fields, presets: presets), on: form, encoding: encoding)
         } catch {
             return XCTFail("defineForm threw \(error)", file: file, line: line)
         }
         XCTAssertEqual(outcome.result, .done, file: file, line: line)
-        guard let actual = engine.forms[form] else {
+        guard let withSecrets = state(of: form, includeSecrets: true) else {
             return XCTFail("defineForm did not create form \(form)", file: file, line: line)
         }
-        let withSecrets = actual.snapshot(includeSecrets: true)
         var public_ = withSecrets
         for i in public_.fields.indices where public_.fields[i].attributes.masksText {
             public_.fields[i].text = nil
@@ -67,7 +71,7 @@ struct FormHarness {
                        file: StaticString = #filePath, line: UInt = #line) -> [EventRecord] {
         let outcome: CommandOutcome
         do {
-            outcome = try engine.perform(command, on: form)
+            outcome = try engine.perform(command, on: form, encoding: encoding)
         } catch {
             XCTFail("\(command) threw \(error)", file: file, line: line)
             return []
@@ -90,9 +94,9 @@ struct FormHarness {
     mutating func run(_ command: FormCommand, on form: String = FormEngine.defaultForm,
                       file: StaticString = #filePath, line: UInt = #line) {
         do {
-            let outcome = try engine.perform(command, on: form)
+            let outcome = try engine.perform(command, on: form, encoding: encoding)
             checkEvents(outcome.events, form: form, expected: outcome.events.map(\.event), file: file, line: line)
-            expected[form] = engine.forms[form]?.snapshot(includeSecrets: true)
+            expected[form] = state(of: form, includeSecrets: true)
         } catch {
             XCTFail("\(command) threw \(error)", file: file, line: line)
         }
@@ -104,7 +108,7 @@ struct FormHarness {
                               file: StaticString = #filePath, line: UInt = #line) {
         let before = engine
         do {
-            let outcome = try engine.perform(command, on: form)
+            let outcome = try engine.perform(command, on: form, encoding: encoding)
             XCTFail("\(command) succeeded with \(outcome), expected \(error)", file: file, line: line)
         } catch let thrown {
             if thrown != error {
@@ -121,7 +125,7 @@ struct FormHarness {
                            file: StaticString = #filePath, line: UInt = #line) -> FormSnapshot? {
         let before = engine
         do {
-            let outcome = try engine.perform(.getState(includeSecrets: includeSecrets), on: form)
+            let outcome = try engine.perform(.getState(includeSecrets: includeSecrets), on: form, encoding: encoding)
             XCTAssertEqual(outcome.events, [], "getState emitted events", file: file, line: line)
             XCTAssert(engine == before, "getState changed the engine", file: file, line: line)
             guard case .state(let snapshot) = outcome.result else {
@@ -136,6 +140,15 @@ struct FormHarness {
     }
 
     // MARK: Checks
+
+    /// What `getState` would answer this client, read from a copy so that reading
+    /// leaves the engine exactly as it was.
+    func state(of form: String, includeSecrets: Bool) -> FormSnapshot? {
+        var copy = engine
+        guard case .state(let s)? = try? copy.perform(.getState(includeSecrets: includeSecrets), on: form, encoding: encoding).result
+        else { return nil }
+        return s
+    }
 
     private mutating func checkEvents(_ records: [EventRecord], form: String, expected events: [FormEvent],
                                       file: StaticString, line: UInt) {
@@ -158,7 +171,7 @@ struct FormHarness {
     private func checkState(file: StaticString, line: UInt) {
         let names = Set(expected.keys).union(engine.forms.keys)
         for name in names.sorted() {
-            let actual = engine.forms[name]?.snapshot(includeSecrets: true)
+            let actual = state(of: name, includeSecrets: true)
             let model = expected[name]
             if actual != model {
                 XCTFail("state of form \(name) differs:\n" + diff(expected: model as Any, actual: actual as Any), file: file, line: line)
