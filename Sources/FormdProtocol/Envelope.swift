@@ -48,7 +48,11 @@ public struct Envelope: Sendable {
         case nil: params = JSONObject()
         case .object(let p)?: params = p
         case .array?:
-            self.init(id: id, method: method, .failure(.invalidParams("params of \(method) must be an object (formd takes named params), got array")))
+            // An unknown method is the bigger mistake, so it is the one reported.
+            let error = MethodDecoder.methods.contains(method)
+                ? ProtocolError.invalidParams("params of \(method) must be an object (formd takes named params), got array")
+                : MethodDecoder.unknownMethod(method)
+            self.init(id: id, method: method, .failure(error))
             return
         case let other?:
             self.init(id: invalidID, method: method, .invalidRequest("\"params\" must be an object, got \(other.typeName)"))

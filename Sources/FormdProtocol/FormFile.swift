@@ -4,10 +4,10 @@ import FormdJSON
 /// A form file: `{"presets": {NAME: partial spec}, "fields": [spec…]}`, as `--form`
 /// loads it. Decoded with the same strict rules as `defineForm`.
 public enum FormFile {
-    public static func command(from bytes: [UInt8]) throws(ProtocolError) -> FormCommand {
+    public static func command(from bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) throws(ProtocolError) -> FormCommand {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
         } catch {
             throw ProtocolError(.parseError, "not valid JSON: \(error.message)")
         }

@@ -22,7 +22,9 @@ public enum MethodDecoder {
         }
         switch method {
         case "initialize":
-            let r = try reader("clientInfo", "positionEncoding", "textSync")
+            // `form` is accepted as on every method; the daemon-wide calls ignore it.
+            let r = try reader("form", "clientInfo", "positionEncoding", "textSync")
+            _ = try r.optionalString("form")
             var name: String? = nil
             if let info = try r.optionalObject("clientInfo") {
                 let c = try ParamsReader(info, path: "clientInfo", allowed: ["name", "version"])
@@ -32,7 +34,7 @@ public enum MethodDecoder {
             return .initialize(clientName: name, positionEncoding: try r.optionalEnum("positionEncoding", PositionEncoding.self),
                                textSync: try r.optionalEnum("textSync", TextSync.self))
         case "shutdown":
-            _ = try reader()
+            _ = try reader("form").optionalString("form")
             return .shutdown
         case "defineForm":
             let r = try reader("form", "fields", "presets")
@@ -116,7 +118,11 @@ public enum MethodDecoder {
         case "reset":
             return try form(reader("form"), .reset)
         default:
-            throw ProtocolError(.methodNotFound, "unknown method \"\(method)\"; formd's methods are: \(methods.joined(separator: ", "))")
+            throw unknownMethod(method)
         }
+    }
+
+    static func unknownMethod(_ method: String) -> ProtocolError {
+        ProtocolError(.methodNotFound, "unknown method \"\(method)\"; formd's methods are: \(methods.joined(separator: ", "))")
     }
 }

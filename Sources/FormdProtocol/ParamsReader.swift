@@ -14,7 +14,8 @@ struct ParamsReader {
             throw .invalidParams("duplicate key \"\(dup)\" in \(path)")
         }
         for member in object.members where !allowed.contains(member.key) {
-            throw .invalidParams("unknown key \"\(member.key)\" in \(path); allowed keys: \(allowed.joined(separator: ", "))")
+            let hint = allowed.isEmpty ? "it takes none" : "allowed keys: \(allowed.joined(separator: ", "))"
+            throw .invalidParams("unknown key \"\(member.key)\" in \(path); \(hint)")
         }
         self.object = object
         self.path = path

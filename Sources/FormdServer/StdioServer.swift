@@ -22,7 +22,9 @@ public struct StdioServer {
     public mutating func run() {
         // The reader is local so that handing its lines to `self` never overlaps an
         // access to the reader itself.
-        var reader = LineReader(fd: inputFD, maxLineBytes: session.limits.maxLineBytes)
+        // One byte of slack for a trailing `\r`, which the session strips before it
+        // measures the line against the limit.
+        var reader = LineReader(fd: inputFD, maxLineBytes: session.limits.maxLineBytes + 1)
         defer { reader.close() }
         while !session.isShutDown && !output.isClosed && !Signals.terminationRequested {
             let result = reader.fill()

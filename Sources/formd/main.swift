@@ -34,7 +34,7 @@ case .serve(let formFile, let limits):
         case .failure(let f): fail("cannot read form file \(path): \(f.reason)")
         }
         do {
-            _ = try engine.perform(FormFile.command(from: bytes))
+            _ = try engine.perform(FormFile.command(from: bytes, maxDepth: limits.maxDepth))
         } catch let error as ProtocolError {
             fail("bad form file \(path): \(error.message)")
         } catch let error as FormError {
