@@ -1,9 +1,12 @@
 /// String literals: the fast path for the common case and the escape-decoding slow path.
 ///
 /// Why two paths: in JSON-RPC traffic almost every string (keys, method names, field
-/// names, short texts) is plain ASCII without escapes. Those become a `String` straight
-/// from the input bytes with a single `String(decoding:as:)`, no intermediate buffer.
-/// Only strings that actually contain a backslash are rebuilt byte by byte.
+/// names, short texts) is plain text without escapes. Those become a `String` straight
+/// from the input bytes with a single `String(decoding:as:)` (or a shared literal, see
+/// `CommonStrings`), no intermediate buffer. Only strings that actually contain a
+/// backslash are rebuilt, run by run, in a reused scratch buffer.
+///
+/// UTF-8 is validated here, as the bytes are scanned, so errors carry the exact offset.
 extension ByteParser {
     /// Parses a string literal; `pos` is at the opening quote and ends after the closing one.
     @inline(__always)
@@ -12,8 +15,7 @@ extension ByteParser {
         pos += 1
         let start = pos
         while pos < end {
-            // Skip plain ASCII a word at a time; stop at anything that needs a closer look.
-            while pos &+ 8 <= end && !SWAR.needsAttentionInString(SWAR.load(base + pos)) { pos &+= 8 }
+            skipPlainASCII()
             guard pos < end else { break }
             let b = base[pos]
             if b == UInt8(ascii: "\"") {
@@ -45,6 +47,8 @@ extension ByteParser {
         scratch.removeAll(keepingCapacity: true)
         var runStart = contentStart
         while pos < end {
+            skipPlainASCII()
+            guard pos < end else { break }
             let b = base[pos]
             if b == UInt8(ascii: "\"") {
                 flushRun(from: runStart)
@@ -65,6 +69,20 @@ extension ByteParser {
             }
         }
         throw unterminatedError(quote: quote)
+    }
+
+    /// Skips plain ASCII a word at a time, stopping exactly on the first byte that needs a
+    /// closer look (quote, backslash, control, non-ASCII) or within 8 bytes of the end.
+    @inline(__always)
+    mutating func skipPlainASCII() {
+        while pos &+ 8 <= end {
+            let mask = SWAR.stringAttentionMask(SWAR.load(base + pos))
+            if mask != 0 {
+                pos &+= SWAR.firstFlaggedByte(mask)
+                return
+            }
+            pos &+= 8
+        }
     }
 
     @inline(__always)

@@ -2,12 +2,14 @@
 ///
 /// Why iterative rather than recursive descent: nesting depth is attacker-controlled
 /// (`[[[[...` from a peer), and `maxDepth` is caller-controlled. An explicit stack keeps
-/// stack usage constant whatever either of them says, so no input and no limit can
-/// overflow the thread's stack (Swift concurrency threads have small stacks).
+/// the parser's own stack usage constant whatever either of them says, so no input and no
+/// limit can make *parsing* overflow the thread's stack (Swift concurrency threads have
+/// small stacks). The depth check happens before a container is opened, so a hostile
+/// `[[[[...` costs `maxDepth` steps, not its length.
 ///
 /// Why the shared scratch stacks (`values`, `members`): elements of every open container
 /// are pushed onto one of two growable stacks; when a container closes, its elements are
-/// copied out once into an exactly-sized array. That costs one allocation per container
+/// moved out once into an exactly-sized array. That costs one allocation per container
 /// instead of the repeated regrowth of per-container arrays, and the outermost container
 /// takes the scratch storage over without any copy.
 struct ByteParser {

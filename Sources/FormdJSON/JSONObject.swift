@@ -21,6 +21,9 @@ public struct JSONMember: Equatable, Sendable {
 /// (`firstDuplicateKey`) and lets the writer reproduce key order exactly. JSON-RPC
 /// objects are small (a handful of keys), so a linear scan for lookups beats hashing:
 /// no hash computation, no table allocation, cache-friendly.
+///
+/// Keys compare with Swift `String` equality, i.e. by canonical equivalence: a composed
+/// `"é"` and a decomposed `"e\u{301}"` are the same key for lookups and duplicate detection.
 public struct JSONObject: Equatable, Sendable {
     /// Members in source (or insertion) order; duplicates kept.
     public var members: [JSONMember]

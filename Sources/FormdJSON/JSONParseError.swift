@@ -27,6 +27,14 @@ public struct JSONParseError: Error, Equatable, Sendable {
     /// A sentence for humans, ending with the byte offset.
     public let message: String
 
+    /// For code that needs to produce or fake a parse error (tests, adapters); the parser
+    /// itself builds messages that end with "at byte <offset>".
+    public init(kind: Kind, offset: Int, message: String) {
+        self.kind = kind
+        self.offset = offset
+        self.message = message
+    }
+
     @usableFromInline
     init(_ kind: Kind, at offset: Int, _ what: String) {
         self.kind = kind

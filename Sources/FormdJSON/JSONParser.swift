@@ -11,8 +11,12 @@ public enum JSONParser {
     public static let defaultMaxDepth = 64
 
     /// Parses exactly one JSON value (surrounding whitespace allowed, nothing else).
+    ///
     /// `maxDepth` bounds the nesting of arrays and objects combined; a value nested exactly
-    /// `maxDepth` deep is accepted, one level more throws `.depthExceeded`.
+    /// `maxDepth` deep is accepted, one level more throws `.depthExceeded`. Parsing itself
+    /// never recurses, but `JSONWriter.write` and the release of a value tree do, one stack
+    /// frame per level, so the limit is also what keeps *using* the result safe: raise it
+    /// to thousands, not millions.
     public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw JSONParseError(.empty, at: 0, "empty input")

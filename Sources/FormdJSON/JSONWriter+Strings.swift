@@ -31,11 +31,36 @@ extension JSONWriter {
     @usableFromInline
     mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, prefix: UInt8, suffix: UInt8) {
         let count = utf8.count
+        // `clean`: length of the escape-free prefix.
         var clean = 0
-        if let base = utf8.baseAddress {
-            while clean &+ 8 <= count && !SWAR.needsEscape(SWAR.load(base + clean)) { clean &+= 8 }
+        if count >= 8, let base = utf8.baseAddress {
+            while true {
+                if clean &+ 8 > count {
+                    // Re-check the last (overlapping) word instead of finishing byte by byte.
+                    let mask = SWAR.escapeMask(SWAR.load(base + (count &- 8)))
+                    clean = mask == 0 ? count : count &- 8 &+ SWAR.firstFlaggedByte(mask)
+                    break
+                }
+                let mask = SWAR.escapeMask(SWAR.load(base + clean))
+                if mask != 0 {
+                    clean &+= SWAR.firstFlaggedByte(mask)
+                    break
+                }
+                clean &+= 8
+            }
+        } else if count >= 4, let base = utf8.baseAddress {
+            // 4...7 bytes (most keys): two overlapping 4-byte loads cover the string in one
+            // test; only a string that does contain something to escape is walked bytewise.
+            let head = UInt64(UnsafeRawPointer(base).loadUnaligned(as: UInt32.self))
+            let tail = UInt64(UnsafeRawPointer(base + (count &- 4)).loadUnaligned(as: UInt32.self))
+            if SWAR.escapeMask(head | tail &<< 32) == 0 {
+                clean = count
+            } else {
+                while !Self.needsEscape(utf8[clean]) { clean &+= 1 }
+            }
+        } else {
+            while clean < count && !Self.needsEscape(utf8[clean]) { clean &+= 1 }
         }
-        while clean < count && !Self.needsEscape(utf8[clean]) { clean &+= 1 }
         let complete = clean == count
         // Worst case written here: prefix, quote, clean bytes, quote, suffix.
         bytes.append(addingCapacity: clean &+ 4) { span in

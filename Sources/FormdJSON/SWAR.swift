@@ -3,44 +3,49 @@
 /// Why: string bodies are the bulk of JSON-RPC payload bytes, and both the parser and the
 /// writer only need to find the *first* byte that is special (quote, backslash, control
 /// character, and for the parser also non-ASCII). Testing a whole machine word per step
-/// instead of one byte with three compares roughly quarters the work on long runs.
+/// instead of one byte with three compares cuts the work on every string of 8+ bytes, and
+/// the position of the first special byte falls out of the mask directly.
 ///
-/// The classic bit tricks below may flag extra bytes *above* a genuinely flagged byte
-/// (borrow propagation), never below one, and never flag a word that has no match; the
-/// callers only use "is there any match in this word" and then find it byte by byte.
+/// The masks below set the high bit of every matching byte. Borrow propagation can also
+/// set it in bytes *above* a genuine match, never below one, so the lowest set bit is always
+/// exact; callers only ever use the lowest one (`firstFlaggedByte`).
 @usableFromInline
 enum SWAR {
     @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
     @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
 
-    /// Nonzero iff some byte of `x` equals zero.
+    /// High bit set in each byte of `x` that is zero (exact up to the lowest match).
     @inline(__always) @usableFromInline
-    static func hasZeroByte(_ x: UInt64) -> Bool {
-        (x &- ones) & ~x & highs != 0
+    static func zeroBytes(_ x: UInt64) -> UInt64 {
+        (x &- ones) & ~x & highs
     }
 
-    /// Nonzero iff some byte of `x` is less than `n` (n <= 128).
+    /// High bit set in each byte of `x` that is below `n` (n <= 128; exact up to the lowest match).
     @inline(__always) @usableFromInline
-    static func hasByteLess(_ x: UInt64, than n: UInt8) -> Bool {
-        (x &- ones &* UInt64(n)) & ~x & highs != 0
+    static func bytesBelow(_ x: UInt64, _ n: UInt8) -> UInt64 {
+        (x &- ones &* UInt64(n)) & ~x & highs
     }
 
-    /// True iff the word contains `"`, `\` or a byte below 0x20: the bytes a writer must escape.
+    /// Bytes a writer must escape: `"`, `\` and anything below 0x20.
     @inline(__always) @usableFromInline
-    static func needsEscape(_ x: UInt64) -> Bool {
-        hasByteLess(x, than: 0x20)
-            || hasZeroByte(x ^ (ones &* 0x22))
-            || hasZeroByte(x ^ (ones &* 0x5C))
+    static func escapeMask(_ x: UInt64) -> UInt64 {
+        bytesBelow(x, 0x20) | zeroBytes(x ^ (ones &* 0x22)) | zeroBytes(x ^ (ones &* 0x5C))
     }
 
-    /// True iff the word contains a byte the parser's string fast path cannot skip:
-    /// `"`, `\`, a control character, or a non-ASCII byte (which needs UTF-8 validation).
+    /// Bytes the parser's string fast path cannot step over: the escape set plus any
+    /// non-ASCII byte (which needs UTF-8 validation).
     @inline(__always) @usableFromInline
-    static func needsAttentionInString(_ x: UInt64) -> Bool {
-        x & highs != 0 || needsEscape(x)
+    static func stringAttentionMask(_ x: UInt64) -> UInt64 {
+        escapeMask(x) | (x & highs)
     }
 
-    /// Loads 8 bytes from any alignment; the caller guarantees they are in bounds.
+    /// Index (0...7) of the lowest flagged byte of a nonzero mask (little-endian load).
+    @inline(__always) @usableFromInline
+    static func firstFlaggedByte(_ mask: UInt64) -> Int {
+        mask.trailingZeroBitCount &>> 3
+    }
+
+    /// Loads 8 bytes from any alignment, little-endian; the caller guarantees they are in bounds.
     @inline(__always) @usableFromInline
     static func load(_ p: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))

@@ -68,7 +68,7 @@ final class NumberTests: XCTestCase {
         XCTAssertEqual(JSONNumber(1e-5).literal, "1e-05")
         XCTAssertNil(JSONNumber(1.0).intValue, "a Double-made number is not an integer literal")
 
-        var samples: [Double] = [0, -0.0, 1, -1, 0.1, 1.0 / 3, 5e-324, -5e-324, .greatestFiniteMagnitude,
+        var samples: [Double] = [0, -0.0, 1, -1, 0.1, 1.0 / 3, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .greatestFiniteMagnitude,
                                  -.greatestFiniteMagnitude, .leastNormalMagnitude, 123456789.125, 1e16, 1e-7, 2.5e-300]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {

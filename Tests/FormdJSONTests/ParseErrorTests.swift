@@ -11,6 +11,13 @@ final class ParseErrorTests: XCTestCase {
         }
     }
 
+    func testErrorsAreComparableValues() {
+        let error = parseError("[1,]")
+        XCTAssertEqual(error, JSONParseError(kind: .syntax, offset: 3, message: "expected a value at byte 3"))
+        XCTAssertEqual(error.map { "\($0)" }, "expected a value at byte 3")
+        XCTAssertNotEqual(JSONParseError.Kind.depthExceeded(limit: 1), .depthExceeded(limit: 2))
+    }
+
     func testTrailingContent() {
         assertParseError("{} x", .trailingContent, at: 3)
         assertParseError("1 2", .trailingContent, at: 2)

@@ -70,8 +70,45 @@ func jsonTestSuiteCases(prefix: String, file: StaticString = #filePath, line: UI
         .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }
         .sorted()
     XCTAssertFalse(names.isEmpty, "no \(prefix)*.json files in \(directory.path)", file: file, line: line)
-    return try names.map { name in
-        let data = try Data(contentsOf: directory.appendingPathComponent(name))
+    return names.compactMap { name in
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+            XCTFail("\(name): could not be read", file: file, line: line)
+            return nil
+        }
         return (name, [UInt8](data))
     }
+}
+
+/// Deterministic generator so randomized tests fail reproducibly.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A deliberately naive, scalar-by-scalar reference for the writer's string escaping.
+func referenceQuoted(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\u{08}": out += "\\b"
+        case "\u{0C}": out += "\\f"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case "\u{0}"..."\u{1F}":
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
 }
