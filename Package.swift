@@ -17,8 +17,10 @@ let package = Package(
         .target(name: "FormdProtocol", dependencies: ["FormdJSON", "FormdCore"]),
         // Framing and connection handling: line reader, output buffer, the line handler.
         .target(name: "FormdServer", dependencies: ["FormdJSON", "FormdCore", "FormdProtocol"]),
+        // `formd tui`: a terminal front end that renders the form from protocol events only.
+        .target(name: "FormdTUI", dependencies: ["FormdServer", "FormdProtocol", "FormdJSON"]),
         // Thin wiring: command line, signals, stdio.
-        .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON"]),
+        .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTUI"]),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON"]),
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON"]),
         .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore"]),

@@ -6,6 +6,8 @@ enum Invocation {
     case serve(formFile: String?, limits: SessionLimits)
     case help
     case version
+    /// `formd tui FORM.json [options]`: the terminal front end; it parses its own options.
+    case tui([String])
 }
 
 /// A command-line mistake; the message says what to do.
@@ -14,7 +16,7 @@ struct UsageError: Error {
 }
 
 enum CommandLineOptions {
-    static let usage = "formd [--form <file>] [--max-line-bytes <n>] [--max-depth <n>]"
+    static let usage = "formd [--form <file>] [--max-line-bytes <n>] [--max-depth <n>]\n       formd tui <form.json> [--output json|env]"
 
     static var help: String {
         let limits = SessionLimits()
@@ -24,6 +26,10 @@ enum CommandLineOptions {
         newline-delimited JSON-RPC 2.0: commands on stdin, responses and events on stdout.
 
         USAGE: \(usage)
+
+        SUBCOMMANDS:
+          tui <form.json>         Fill in a form in the terminal; prints the values on
+                                  submit (see 'formd tui --help').
 
         OPTIONS:
           --form <file>           Load the default form from a form file
@@ -42,6 +48,7 @@ enum CommandLineOptions {
     }
 
     static func parse(_ args: [String]) throws(UsageError) -> Invocation {
+        if args.first == "tui" { return .tui(Array(args.dropFirst())) }
         var formFile: String? = nil
         var limits = SessionLimits()
         var i = 0

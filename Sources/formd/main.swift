@@ -4,6 +4,7 @@ import Glibc
 import FormdCore
 import FormdProtocol
 import FormdServer
+import FormdTUI
 
 /// Thin wiring: parse the command line, load the form file, run the stdio server.
 
@@ -21,6 +22,8 @@ do {
 }
 
 switch invocation {
+case .tui(let args):
+    exit(TerminalForm.main(args))
 case .help:
     print(CommandLineOptions.help)
 case .version:
