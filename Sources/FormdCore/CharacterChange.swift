@@ -11,19 +11,31 @@ public struct CharacterChange: Equatable, Sendable {
     public var insertedCount: Int
 
     /// Characters are compared by their bytes, not by canonical equivalence: a composed
-    /// "é" replacing a decomposed one is a change.
-    static func trimmed(old: String, new: [Substring], startOffset: Int, startUTF8: Int) -> CharacterChange {
-        let oldChars = old.indices.map { old[$0..<old.index(after: $0)] }
-        var p = 0
-        while p < oldChars.count && p < new.count && oldChars[p].utf8.elementsEqual(new[p].utf8) { p += 1 }
+    /// "é" replacing a decomposed one is a change. `old` and `new` hold `oldCount` and
+    /// `newCount` characters; walking their indices allocates nothing.
+    static func trimmed(old: String, oldCount: Int, new: Substring, newCount: Int,
+                        startOffset: Int, startUTF8: Int) -> CharacterChange {
+        var oi = old.startIndex, ni = new.startIndex
+        var p = 0, prefixBytes = 0
+        while oi < old.endIndex && ni < new.endIndex {
+            let on = old.index(after: oi), nn = new.index(after: ni)
+            guard old.utf8[oi..<on].elementsEqual(new.utf8[ni..<nn]) else { break }
+            prefixBytes += old.utf8.distance(from: oi, to: on)
+            oi = on
+            ni = nn
+            p += 1
+        }
+        var oe = old.endIndex, ne = new.endIndex
         var q = 0
-        while q < oldChars.count - p && q < new.count - p
-                && oldChars[oldChars.count - 1 - q].utf8.elementsEqual(new[new.count - 1 - q].utf8) { q += 1 }
-        let prefixBytes = oldChars[0..<p].reduce(0) { $0 + $1.utf8.count }
-        let removed = oldChars[p..<(oldChars.count - q)]
-        let inserted = new[p..<(new.count - q)]
+        while q < oldCount - p && q < newCount - p {
+            let ob = old.index(before: oe), nb = new.index(before: ne)
+            guard old.utf8[ob..<oe].elementsEqual(new.utf8[nb..<ne]) else { break }
+            oe = ob
+            ne = nb
+            q += 1
+        }
         return CharacterChange(startOffset: startOffset + p, startUTF8: startUTF8 + prefixBytes,
-                               removed: removed.joined(), removedCount: removed.count,
-                               inserted: inserted.joined(), insertedCount: inserted.count)
+                               removed: String(old[oi..<oe]), removedCount: oldCount - p - q,
+                               inserted: String(new[ni..<ne]), insertedCount: newCount - p - q)
     }
 }

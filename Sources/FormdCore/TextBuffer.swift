@@ -55,15 +55,12 @@ public struct TextBuffer: Equatable, Sendable {
         // Walk the new window character by character.
         let windowStart = index(utf8: ctxStartUTF8)
         let windowEnd = index(utf8: ctxEndUTF8 + delta)
-        var newChars: [Substring] = []
         var caret: Cursor? = nil
         var i = windowStart
         var offset = ctxStart.offset
         while i < windowEnd {
             if caret == nil && utf8Offset(i) >= caretUTF8 { caret = Cursor(i, offset) }
-            let next = text.index(after: i)
-            newChars.append(text[i..<next])
-            i = next
+            i = text.index(after: i)
             offset += 1
         }
         if i > windowEnd {
@@ -75,30 +72,31 @@ public struct TextBuffer: Equatable, Sendable {
             oldWindowChars += swallowed.count
         }
         let c = caret ?? Cursor(i, offset)
-        length += newChars.count - oldWindowChars
+        let newWindowChars = offset - ctxStart.offset
+        length += newWindowChars - oldWindowChars
         anchor = c
         head = c
-        return CharacterChange.trimmed(old: oldWindow, new: newChars, startOffset: ctxStart.offset, startUTF8: ctxStartUTF8)
+        return CharacterChange.trimmed(old: oldWindow, oldCount: oldWindowChars, new: text[windowStart..<i],
+                                       newCount: newWindowChars, startOffset: ctxStart.offset, startUTF8: ctxStartUTF8)
     }
 
     /// The rare edit whose effect on clustering may reach anywhere (regional-indicator
     /// pairs): count the whole text again and report a whole-text change, trimmed.
     private mutating func recountAll(oldText: String, caretUTF8: Int) -> CharacterChange {
-        length = text.count
+        let oldLength = length
         var i = text.startIndex
         var offset = 0
-        var newChars: [Substring] = []
         var caret: Cursor? = nil
         while i < text.endIndex {
             if caret == nil && utf8Offset(i) >= caretUTF8 { caret = Cursor(i, offset) }
-            let next = text.index(after: i)
-            newChars.append(text[i..<next])
-            i = next
+            i = text.index(after: i)
             offset += 1
         }
+        length = offset
         anchor = caret ?? Cursor(i, offset)
         head = anchor
-        return CharacterChange.trimmed(old: oldText, new: newChars, startOffset: 0, startUTF8: 0)
+        return CharacterChange.trimmed(old: oldText, oldCount: oldLength, new: text[...], newCount: length,
+                                       startOffset: 0, startUTF8: 0)
     }
 
     /// Byte offset of `i`; O(1) on Swift's native UTF-8 strings.
