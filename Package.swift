@@ -17,10 +17,12 @@ let package = Package(
         .target(name: "FormdProtocol", dependencies: ["FormdJSON", "FormdCore"]),
         // Framing and connection handling: line reader, output buffer, the line handler.
         .target(name: "FormdServer", dependencies: ["FormdJSON", "FormdCore", "FormdProtocol"]),
+        // `--state`: the journal and snapshots that keep forms across restarts.
+        .target(name: "FormdStore", dependencies: ["FormdJSON", "FormdCore", "FormdProtocol"]),
         // `formd tui`: a terminal front end that renders the form from protocol events only.
         .target(name: "FormdTUI", dependencies: ["FormdServer", "FormdProtocol", "FormdJSON"]),
         // Thin wiring: command line, signals, stdio.
-        .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTUI"]),
+        .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTUI", "FormdStore"]),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON"]),
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON"]),
         .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore"]),

@@ -1,9 +1,19 @@
-/// Bounds on what the engine keeps. Each has a command-line flag in `formd`.
+/// Bounds on what the engine keeps. Each has a command-line flag in `formd`; exceeding
+/// one is `FormError.limitExceeded` naming it, and changes nothing.
 public struct EngineLimits: Equatable, Sendable {
     /// Undo steps kept per field; the oldest are dropped first.
     public var maxUndoSteps: Int
+    /// Fields in one form.
+    public var maxFields: Int
+    /// Forms in the daemon (the default form counts).
+    public var maxForms: Int
+    /// Characters in one field's text.
+    public var maxTextLength: Int
 
-    public init(maxUndoSteps: Int = 100) {
+    public init(maxUndoSteps: Int = 100, maxFields: Int = 100_000, maxForms: Int = 1_000, maxTextLength: Int = 1_000_000) {
         self.maxUndoSteps = maxUndoSteps
+        self.maxFields = maxFields
+        self.maxForms = maxForms
+        self.maxTextLength = maxTextLength
     }
 }

@@ -1,9 +1,19 @@
+import FormdCore
 import FormdProtocol
 import FormdServer
+import FormdStore
+
+/// Everything `formd` (serving stdio) was asked for.
+struct ServeOptions {
+    var formFile: String? = nil
+    var sessionLimits = SessionLimits()
+    var engineLimits = EngineLimits()
+    var state: StoreOptions? = nil
+}
 
 /// What the command line asked for.
 enum Invocation {
-    case serve(formFile: String?, limits: SessionLimits)
+    case serve(ServeOptions)
     case help
     case version
     /// `formd tui FORM.json [options]`: the terminal front end; it parses its own options.
@@ -16,10 +26,13 @@ struct UsageError: Error {
 }
 
 enum CommandLineOptions {
-    static let usage = "formd [--form <file>] [--max-line-bytes <n>] [--max-depth <n>]\n       formd tui <form.json> [--output json|env]"
+    static let usage = """
+        formd [--form <file>] [--state <path> [--fsync always|batch|never] [--persist-secrets]] [limits…]
+               formd tui <form.json> [--output json|env]
+        """
 
     static var help: String {
-        let limits = SessionLimits()
+        let s = SessionLimits(), e = EngineLimits()
         return """
         OVERVIEW: formd keeps form fields (text, one first responder, Return that moves on,
         Delete on an empty field that steps back, secure fields that never leak) and speaks
@@ -34,11 +47,22 @@ enum CommandLineOptions {
         OPTIONS:
           --form <file>           Load the default form from a form file
                                   ({"presets": {...}, "fields": [...]}).
-          --max-line-bytes <n>    Longest input line accepted, in bytes; a longer line is
-                                  refused with error -32003. (default: \(limits.maxLineBytes))
-          --max-depth <n>         Deepest JSON nesting accepted. (default: \(limits.maxDepth))
+          --state <path>          Keep the forms in <path> (a journal and snapshots) and
+                                  restore them at the next start with the same path.
+          --fsync <when>          always: before every response (survives power loss);
+                                  batch: once per burst of output; never: leave it to the
+                                  kernel (survives a killed daemon). (default: batch)
+          --persist-secrets       Also keep secure fields' text in the state (mode 0600).
           --version               Show the version.
           -h, --help              Show help information.
+
+        LIMITS (exceeding one is error -32003, naming it; nothing changes):
+          --max-line-bytes <n>    Longest input line, in bytes. (default: \(s.maxLineBytes))
+          --max-depth <n>         Deepest JSON nesting. (default: \(s.maxDepth))
+          --max-fields <n>        Fields in one form. (default: \(e.maxFields))
+          --max-forms <n>         Forms in the daemon. (default: \(e.maxForms))
+          --max-text-length <n>   Characters in one field. (default: \(e.maxTextLength))
+          --max-undo <n>          Undo steps kept per field. (default: \(e.maxUndoSteps))
 
         EXAMPLE:
           echo '{"id":1,"method":"getState"}' | formd --form examples/login.json
@@ -49,8 +73,10 @@ enum CommandLineOptions {
 
     static func parse(_ args: [String]) throws(UsageError) -> Invocation {
         if args.first == "tui" { return .tui(Array(args.dropFirst())) }
-        var formFile: String? = nil
-        var limits = SessionLimits()
+        var o = ServeOptions()
+        var statePath: String? = nil
+        var fsync = StoreOptions.Fsync.batch
+        var persistSecrets = false
         var i = 0
         func value(_ flag: String) throws(UsageError) -> String {
             i += 1
@@ -69,14 +95,31 @@ enum CommandLineOptions {
             switch arg {
             case "-h", "--help": return .help
             case "--version": return .version
-            case "--form": formFile = try value(arg)
-            case "--max-line-bytes": limits.maxLineBytes = try count(arg)
-            case "--max-depth": limits.maxDepth = try count(arg)
+            case "--form": o.formFile = try value(arg)
+            case "--state": statePath = try value(arg)
+            case "--fsync":
+                let v = try value(arg)
+                guard let f = StoreOptions.Fsync(rawValue: v) else {
+                    throw UsageError(message: "'--fsync' takes always, batch or never, got '\(v)'")
+                }
+                fsync = f
+            case "--persist-secrets": persistSecrets = true
+            case "--max-line-bytes": o.sessionLimits.maxLineBytes = try count(arg)
+            case "--max-depth": o.sessionLimits.maxDepth = try count(arg)
+            case "--max-fields": o.engineLimits.maxFields = try count(arg)
+            case "--max-forms": o.engineLimits.maxForms = try count(arg)
+            case "--max-text-length": o.engineLimits.maxTextLength = try count(arg)
+            case "--max-undo": o.engineLimits.maxUndoSteps = try count(arg)
             default:
                 throw UsageError(message: arg.hasPrefix("-") ? "unknown option '\(arg)'" : "unexpected argument '\(arg)'")
             }
             i += 1
         }
-        return .serve(formFile: formFile, limits: limits)
+        if let statePath {
+            o.state = StoreOptions(path: statePath, fsync: fsync, persistSecrets: persistSecrets)
+        } else if persistSecrets || args.contains("--fsync") {
+            throw UsageError(message: "'--fsync' and '--persist-secrets' go with '--state <path>'")
+        }
+        return .serve(o)
     }
 }

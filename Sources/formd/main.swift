@@ -28,16 +28,16 @@ case .help:
     print(CommandLineOptions.help)
 case .version:
     print("\(ServerInfo.name) \(ServerInfo.version) (protocol \(ServerInfo.protocolVersion))")
-case .serve(let formFile, let limits):
-    var engine = FormEngine()
-    if let path = formFile {
+case .serve(let options):
+    var engine = FormEngine(limits: options.engineLimits)
+    if let path = options.formFile {
         let bytes: [UInt8]
         switch FileContents.read(path) {
         case .success(let b): bytes = b
         case .failure(let f): fail("cannot read form file \(path): \(f.reason)")
         }
         do {
-            _ = try engine.perform(FormFile.command(from: bytes, maxDepth: limits.maxDepth))
+            _ = try engine.perform(FormFile.command(from: bytes, maxDepth: options.sessionLimits.maxDepth))
         } catch let error as ProtocolError {
             fail("bad form file \(path): \(error.message)")
         } catch let error as FormError {
@@ -47,6 +47,9 @@ case .serve(let formFile, let limits):
         }
     }
     Signals.install()
-    var server = StdioServer(session: Session(engine: engine, limits: limits))
+    if options.state != nil {
+        fail("--state is not available yet", status: 2)
+    }
+    var server = StdioServer(session: Session(engine: engine, limits: options.sessionLimits))
     server.run()
 }
