@@ -3,7 +3,13 @@ extension Form {
     mutating func editAction(_ i: Int, _ action: EditAction, text: String?) -> CommandResult {
         let a = fields[i].attributes
         guard a.offers(action) else { return .editAction(performed: false, text: nil, reason: .unsupported) }
-        guard a.enabled else { return .editAction(performed: false, text: nil, reason: .disabled) }
+        guard a.enabled else {
+            // Like every refused edit, one that would have changed the text says so.
+            if action == .cut || action == .paste || action == .delete {
+                emit(.changeRejected(field: fields[i].id, reason: .disabled))
+            }
+            return .editAction(performed: false, text: nil, reason: .disabled)
+        }
         let b = fields[i].buffer
         switch action {
         case .selectAll:
@@ -16,6 +22,7 @@ extension Form {
                 return .editAction(performed: false, text: nil, reason: reason)
             }
             applyEdit(i, b.lower, b.upper, pasted, kind: .other)
+            advanceIfFilled(i)
             return .editAction(performed: true, text: nil, reason: nil)
         case .copy, .cut, .delete:
             guard b.hasSelection else { return .editAction(performed: false, text: nil, reason: .noSelection) }
@@ -29,10 +36,7 @@ extension Form {
     mutating func undo(_ i: Int) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
         guard let step = fields[i].history.popUndo() else { return .edit(applied: false, reason: .nothingToUndo) }
-        let b = fields[i].buffer
-        let lo = b.cursor(utf8: step.startUTF8)
-        let hi = b.cursor(utf8: step.startUTF8 + step.inserted.utf8.count)
-        let (change, validityChanged) = fields[i].replace(lo, hi, with: step.removed, kind: nil)
+        let (change, validityChanged) = replaceBytes(i, step.startUTF8, step.inserted.utf8.count, with: step.removed)
         let after = fields[i].buffer
         fields[i].select(anchor: after.cursor(utf8: step.anchorBeforeUTF8), head: after.cursor(utf8: step.headBeforeUTF8))
         emitTextChanged(i, change, validityChanged: validityChanged)
@@ -43,11 +47,26 @@ extension Form {
     mutating func redo(_ i: Int) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
         guard let step = fields[i].history.popRedo() else { return .edit(applied: false, reason: .nothingToRedo) }
-        let b = fields[i].buffer
-        let lo = b.cursor(utf8: step.startUTF8)
-        let hi = b.cursor(utf8: step.startUTF8 + step.removed.utf8.count)
-        let (change, validityChanged) = fields[i].replace(lo, hi, with: step.inserted, kind: nil)
+        let (change, validityChanged) = replaceBytes(i, step.startUTF8, step.removed.utf8.count, with: step.inserted)
+        let after = fields[i].buffer
+        let caret = after.cursor(utf8: step.startUTF8 + step.inserted.utf8.count, roundingUp: true)
+        fields[i].select(anchor: caret, head: caret)
         emitTextChanged(i, change, validityChanged: validityChanged)
         return .edit(applied: true, reason: nil)
+    }
+
+    /// Puts `s` in place of the bytes `start..<start + count` of field `i`'s text, exactly,
+    /// without recording a step. A step's bytes need not be whole characters: a combining
+    /// accent typed after "e" was inserted inside the cluster "é", and undoing it must
+    /// leave the "e". The replaced range is widened to whole characters, carrying the
+    /// bytes it takes in from either side.
+    private mutating func replaceBytes(_ i: Int, _ start: Int, _ count: Int, with s: String) -> (CharacterChange, Bool) {
+        let b = fields[i].buffer
+        let lo = b.cursor(utf8: start)
+        let hi = b.cursor(utf8: start + count, roundingUp: true)
+        let scalars = b.text.unicodeScalars
+        let before = String(scalars[lo.index..<b.index(utf8: start)])
+        let after = String(scalars[b.index(utf8: start + count)..<hi.index])
+        return fields[i].replace(lo, hi, with: before + s + after, kind: nil)
     }
 }

@@ -3,7 +3,17 @@
 /// Every change to a text goes through `applyEdit`, which records it for undo and emits
 /// `textChanged` (and `validityChanged` when validity changed).
 extension Form {
+    ///
+    /// Putting in the very bytes that are there already (inserting nothing at the caret,
+    /// pasting a selection over itself, `setText` with the text it has) is no change: no
+    /// undo step and no `textChanged`; only the caret goes where the edit would have put
+    /// it, after the range, with `selectionChanged` if it moved.
     mutating func applyEdit(_ i: Int, _ lo: Cursor, _ hi: Cursor, _ s: String, kind: EditHistory.Kind?) {
+        let b = fields[i].buffer
+        if b.text.utf8[lo.index..<hi.index].elementsEqual(s.utf8) {
+            if b.anchor != hi || b.head != hi { setSelection(i, anchor: hi, head: hi) }
+            return
+        }
         let (change, validityChanged) = fields[i].replace(lo, hi, with: s, kind: kind)
         emitTextChanged(i, change, validityChanged: validityChanged)
     }
@@ -47,9 +57,8 @@ extension Form {
     mutating func setText(_ i: Int, _ text: String) -> CommandResult {
         let b = fields[i].buffer
         if let reason = refusal(i, replacing: b.start, b.end, with: text) { return reject(i, reason) }
-        if text != b.text || b.hasSelection || b.head != b.end {
-            applyEdit(i, b.start, b.end, text, kind: .other)
-        }
+        // Compared by bytes in applyEdit: a decomposed "é" replacing a composed one is a change.
+        applyEdit(i, b.start, b.end, text, kind: .other)
         return .edit(applied: true, reason: nil)
     }
 
@@ -59,11 +68,17 @@ extension Form {
         let b = fields[i].buffer
         if let reason = refusal(i, replacing: b.lower, b.upper, with: text) { return reject(i, reason) }
         applyEdit(i, b.lower, b.upper, text, kind: .typing)
+        advanceIfFilled(i)
+        return .edit(applied: true, reason: nil)
+    }
+
+    /// `autoAdvance`: when what the person put into the first responder (typing or a
+    /// paste) fills `maxLength`, focus moves on.
+    mutating func advanceIfFilled(_ i: Int) {
         let a = fields[i].attributes
         if a.autoAdvance, responder == i, let max = a.maxLength, fields[i].length == max {
             advance(from: i)
         }
-        return .edit(applied: true, reason: nil)
     }
 
     /// Focus moves on as Return with `next` does: to the next field that can take it, or
@@ -100,10 +115,10 @@ extension Form {
         switch (direction, unit) {
         case (.backward, .character): range = (b.before(b.head), b.head)
         case (.backward, .word): range = (b.wordStart(before: b.head, masked: masked), b.head)
-        case (.backward, .line): range = (b.lineStart(before: b.head), b.head)
+        case (.backward, .line): range = (b.lineStart(before: b.head, masked: masked), b.head)
         case (.forward, .character): range = (b.head, b.after(b.head))
         case (.forward, .word): range = (b.head, b.wordEnd(after: b.head, masked: masked))
-        case (.forward, .line): range = (b.head, b.lineEnd(after: b.head))
+        case (.forward, .line): range = (b.head, b.lineEnd(after: b.head, masked: masked))
         }
         if range.0 == range.1 { return reject(i, .boundary) }
         applyEdit(i, range.0, range.1, "", kind: (direction, unit) == (.backward, .character) ? .deleting : .other)

@@ -28,9 +28,17 @@ public struct FormEngine: Equatable, Sendable {
             forms[formName] = form
             return CommandOutcome(result: result, events: events)
         }
+        // The encoding is the command's, not the form's: a command that throws leaves the
+        // one it found, so the engine is exactly as before.
+        let previous = forms[formName]!.encoding
         forms[formName]!.encoding = encoding
-        let result = try forms[formName]!.perform(command)
-        return CommandOutcome(result: result, events: forms[formName]!.drainEvents())
+        do {
+            let result = try forms[formName]!.perform(command)
+            return CommandOutcome(result: result, events: forms[formName]!.drainEvents())
+        } catch {
+            forms[formName]!.encoding = previous
+            throw error
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 /// Caret motion by character, word and line.
 ///
 /// A word is a run of letters, digits and underscores. In a masked field the whole text
-/// counts as one word, as in native password fields, so word motion reveals nothing about
-/// where the hidden text has spaces.
+/// counts as one word and one line, as in native password fields, so word and line
+/// motion reveal nothing about where the hidden text has spaces or line breaks.
 extension TextBuffer {
     func after(_ c: Cursor) -> Cursor {
         c.offset < length ? Cursor(text.index(after: c.index), c.offset + 1) : c
@@ -34,7 +34,8 @@ extension TextBuffer {
 
     /// Start of the line `c` is on; at a line start, just before the newline, so a line
     /// delete there joins the two lines.
-    func lineStart(before c: Cursor) -> Cursor {
+    func lineStart(before c: Cursor, masked: Bool) -> Cursor {
+        if masked { return start }
         var p = c
         if p.offset > 0 && text[text.index(before: p.index)] == "\n" { return before(p) }
         while p.offset > 0 && text[text.index(before: p.index)] != "\n" { p = before(p) }
@@ -42,7 +43,8 @@ extension TextBuffer {
     }
 
     /// End of the line `c` is on; at a line end, just past the newline.
-    func lineEnd(after c: Cursor) -> Cursor {
+    func lineEnd(after c: Cursor, masked: Bool) -> Cursor {
+        if masked { return end }
         var p = c
         if p.offset < length && text[p.index] == "\n" { return after(p) }
         while p.offset < length && text[p.index] != "\n" { p = after(p) }

@@ -59,14 +59,16 @@ extension TextBuffer {
         return c
     }
 
-    /// The cursor at a byte offset known to be a character boundary (from the edit
-    /// history), counted from the nearest known cursor.
-    func cursor(utf8 offset: Int) -> Cursor {
+    /// The cursor at a byte offset from the edit history, counted from the nearest known
+    /// cursor. An offset inside a character gives the boundary before it, or with
+    /// `roundingUp` the one after it.
+    func cursor(utf8 offset: Int, roundingUp: Bool = false) -> Cursor {
         let target = index(utf8: offset)
         let candidates = [start, head, anchor, end]
         var c = candidates.min { abs(utf8Offset($0.index) - offset) < abs(utf8Offset($1.index) - offset) }!
         while c.index < target { c = Cursor(text.index(after: c.index), c.offset + 1) }
         while c.index > target { c = Cursor(text.index(before: c.index), c.offset - 1) }
+        if roundingUp && c.index < target { c = Cursor(text.index(after: c.index), c.offset + 1) }
         return c
     }
 

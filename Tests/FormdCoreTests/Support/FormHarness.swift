@@ -28,8 +28,9 @@ struct FormHarness {
 
     /// A harness whose default form is already defined with `fields`.
     init(fields: [FieldSpec], presets: [String: FieldOptions] = [:], encoding: PositionEncoding = .character,
-         file: StaticString = #filePath, line: UInt = #line) {
+         limits: EngineLimits = EngineLimits(), file: StaticString = #filePath, line: UInt = #line) {
         self.encoding = encoding
+        engine = FormEngine(limits: limits)
         define(fields: fields, presets: presets, file: file, line: line)
     }
 
