@@ -67,20 +67,20 @@ extension JSONWriter {
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 var p = buffer.baseAddress!
                 if prefix != 0 {
-                    p.pointee = prefix
+                    p.initialize(to: prefix)
                     p += 1
                 }
-                p.pointee = UInt8(ascii: "\"")
+                p.initialize(to: UInt8(ascii: "\""))
                 p += 1
                 if clean > 0 {
-                    p.update(from: utf8.baseAddress!, count: clean)
+                    p.initialize(from: utf8.baseAddress!, count: clean)
                     p += clean
                 }
                 if complete {
-                    p.pointee = UInt8(ascii: "\"")
+                    p.initialize(to: UInt8(ascii: "\""))
                     p += 1
                     if suffix != 0 {
-                        p.pointee = suffix
+                        p.initialize(to: suffix)
                         p += 1
                     }
                 }
@@ -102,9 +102,18 @@ extension JSONWriter {
     @usableFromInline
     mutating func appendEscapedTail(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) {
         let count = utf8.count
+        let base = utf8.baseAddress!
         var runStart = start
         var i = start
         while i < count {
+            if i &+ 8 <= count {
+                let mask = SWAR.escapeMask(SWAR.load(base + i))
+                if mask == 0 {
+                    i &+= 8
+                    continue
+                }
+                i &+= SWAR.firstFlaggedByte(mask)
+            }
             let b = utf8[i]
             if !Self.needsEscape(b) {
                 i &+= 1

@@ -1,9 +1,9 @@
 /// Appends compact JSON text to a byte buffer.
 ///
 /// Why bytes and not `String`: the daemon writes responses straight to a file descriptor,
-/// so UTF-8 bytes are the end product. Appending to a `[UInt8]` is a memcpy; appending
-/// to a `String` re-checks encoding and grows differently. `serialize` exists for tests
-/// and logs, where a `String` is what you want.
+/// so UTF-8 bytes are the end product, and appending to a `[UInt8]` is a plain copy with
+/// no encoding bookkeeping. `serialize` exists for tests and logs, where a `String` is
+/// what you want.
 ///
 /// Why both `write(_:)` and the raw pieces: generic values go through `write(_:)`, while
 /// the hot response path can splice constant prefixes like `{"jsonrpc":"2.0","id":` with

@@ -204,10 +204,18 @@ formd_next_event() {
         ((_fd_status == 0)) || return 1
         [[ -n ${_fd_line//[$' \t\r']/} ]] || continue
         _formd_trace "<" "$_fd_line"
-        if [[ $(_formd_classify <<<"$_fd_line") == event ]]; then
+        case $(_formd_classify <<<"$_fd_line") in
+        event)
             printf '%s\n' "$_fd_line"
             return 0
-        fi
+            ;;
+        error$'\t'null$'\t'*)
+            # An error response nobody waits for (e.g. a notification over
+            # --max-line-bytes): handed out as an "error" event so it is not lost.
+            jq -c '{jsonrpc: "2.0", method: "error", params: .error}' <<<"$_fd_line"
+            return 0
+            ;;
+        esac
         # a late response to a request that timed out: nobody waits for it
     done
 }

@@ -267,6 +267,12 @@ class ErrorTest(FormdTestCase):
         self.assertEqual(caught.exception.code, -32003)
         self.assertEqual(formd.set_text("email", "a@b.co"), {"applied": True})
 
+    def test_null_id_error_with_nobody_waiting_is_an_error_event(self) -> None:
+        formd = self.start("--max-line-bytes", "100")
+        formd.notify("setText", {"field": "email", "text": "y" * 200})
+        event = formd.next_event(5)
+        self.assertEqual((event.name, event["code"]), ("error", -32003))
+
     def test_timeout(self) -> None:
         # Nobody answers on these pipes.
         to_server_r, to_server_w = os.pipe()

@@ -1,0 +1,583 @@
+-- Headless tests for the formd Neovim plugin, against the real formd binary.
+--
+-- Run by clients/nvim/test:
+--   nvim --headless -u NONE -i NONE -n --cmd 'set rtp^=clients/nvim' -c 'luafile tests/run.lua'
+-- Keys are fed with nvim_input() (as if typed, mappings apply) and every test waits for the
+-- effects with a polling timer, yielding to the main loop so that the keys, formd's output
+-- and the autocommands are processed for real. Prints one line per test and a final
+-- "N passed, N failed"; exits non-zero when a test failed.
+
+local root = assert(os.getenv('FORMD_ROOT'), 'FORMD_ROOT is not set')
+local LOGIN = root .. '/examples/login.json'
+local SECRET = 'QZJ9XKW7V' -- no character of it appears in a label or the email
+
+local formd = require('formd')
+local render = require('formd.render')
+
+local function out(fmt, ...)
+  io.stdout:write(string.format(fmt, ...) .. '\n')
+  io.stdout:flush()
+end
+
+----------------------------------------------------------------------------------------
+-- Waiting (the test body runs in a coroutine; waiting yields to the main loop)
+
+local co
+
+local function sleep_until(pred, timeout_ms)
+  local deadline = vim.loop.now() + (timeout_ms or 5000)
+  local timer = vim.loop.new_timer()
+  local result = false
+  timer:start(5, 10, vim.schedule_wrap(function()
+    if timer:is_closing() then
+      return
+    end
+    local ok, v = pcall(pred)
+    local done = ok and v
+    if done or vim.loop.now() > deadline then
+      result = done and true or false
+      timer:stop()
+      timer:close()
+      local ok2, err = coroutine.resume(co)
+      if not ok2 then
+        out('harness error: %s', tostring(err))
+        vim.cmd('cquit 3')
+      end
+    end
+  end))
+  coroutine.yield()
+  return result
+end
+
+local function wait_for(what, pred, timeout_ms)
+  if not sleep_until(pred, timeout_ms) then
+    error('timed out waiting for ' .. what, 2)
+  end
+end
+
+local mark_n = 0
+-- Waits until every key fed so far has been handled and formd has answered everything.
+local function settle(s)
+  mark_n = mark_n + 1
+  local n = mark_n
+  vim.api.nvim_input('<Cmd>lua _G.formd_test_mark = ' .. n .. '<CR>')
+  wait_for('keys to be processed', function()
+    return _G.formd_test_mark == n
+  end)
+  local quiet = 0
+  wait_for('formd to answer', function()
+    if s == nil or s.closed or (s.rpc.outstanding == 0 and not s.dirty) then
+      quiet = quiet + 1
+    else
+      quiet = 0
+    end
+    return quiet >= 3
+  end)
+end
+
+local function keys(s, k)
+  vim.api.nvim_input(k)
+  settle(s)
+end
+
+----------------------------------------------------------------------------------------
+-- Assertions
+
+local function fmt(v)
+  return type(v) == 'string' and string.format('%q', v) or vim.inspect(v)
+end
+
+local function eq(expected, actual, what)
+  if not vim.deep_equal(expected, actual) then
+    error(string.format('%s: expected %s, got %s', what or 'value', fmt(expected), fmt(actual)), 2)
+  end
+end
+
+local function truthy(v, what)
+  if not v then
+    error(what or 'expected true', 2)
+  end
+end
+
+----------------------------------------------------------------------------------------
+-- Sessions and what they show
+
+local seen_lines = {} -- every line any form buffer ever held (on_lines)
+local all_sessions = {}
+
+local function watch(buf)
+  vim.api.nvim_buf_attach(buf, false, {
+    on_lines = function(_, b, _, first, _, new_last)
+      for _, l in ipairs(vim.api.nvim_buf_get_lines(b, first, new_last, false)) do
+        table.insert(seen_lines, l)
+      end
+    end,
+  })
+end
+
+local function open(opts, path)
+  local s = assert(formd.open(path or LOGIN, vim.tbl_extend('force', { autofocus = false, key_timeout = 5000 }, opts or {})))
+  table.insert(all_sessions, s)
+  watch(s.buf)
+  wait_for('the form to load', function()
+    return s.ready
+  end)
+  settle(s)
+  return s
+end
+
+local function lines(s)
+  return vim.api.nvim_buf_get_lines(s.buf, 0, -1, false)
+end
+
+local function cursor_row()
+  return vim.api.nvim_win_get_cursor(0)[1]
+end
+
+local function mode()
+  return vim.api.nvim_get_mode().mode
+end
+
+local function state(s, secrets)
+  local st = assert(s:get_state(secrets))
+  local by = {}
+  for _, f in ipairs(st.fields) do
+    by[f.id] = f
+  end
+  return st, by
+end
+
+local function virt_texts(s, row)
+  local texts = {}
+  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(s.buf, render.ns, { row - 1, 0 }, { row - 1, -1 }, { details = true })) do
+    for _, chunk in ipairs(m[4].virt_text or {}) do
+      table.insert(texts, chunk[1])
+    end
+  end
+  return table.concat(texts, '')
+end
+
+local function bullets(n)
+  return string.rep('•', n)
+end
+
+local function messages()
+  return vim.api.nvim_exec('messages', true)
+end
+
+-- Focuses the email field with <Tab> and types an address (ends in insert mode on it).
+local function type_email(s, email)
+  keys(s, '<Tab>')
+  eq(1, s:marked_line(), 'marked line after <Tab>')
+  keys(s, 'A' .. email)
+  eq('Email:    ' .. email, lines(s)[1], 'email line')
+end
+
+----------------------------------------------------------------------------------------
+-- Tests
+
+local tests = {}
+local function test(name, fn)
+  table.insert(tests, { name = name, fn = fn })
+end
+
+test('opens the login form: one line per field, aligned labels, nothing marked', function()
+  local s = open()
+  eq({ 'Email:    ', 'Password: ' }, lines(s), 'lines')
+  eq(nil, s:marked_line(), 'marked line')
+  eq('nofile', vim.bo[s.buf].buftype, 'buftype')
+  eq('formd', vim.bo[s.buf].filetype, 'filetype')
+  eq('you@example.com', virt_texts(s, 1), 'email placeholder')
+  eq('at least 8 characters', virt_texts(s, 2), 'password placeholder')
+  s:close()
+end)
+
+test('autofocus (the default) marks the first field and puts the cursor on it', function()
+  local s = open({ autofocus = true })
+  wait_for('the marker', function()
+    return s:marked_line() == 1
+  end)
+  eq(1, cursor_row(), 'cursor line')
+  local st = state(s)
+  eq('email', st.firstResponder, 'formd first responder')
+  s:close()
+end)
+
+test('<Tab> and <S-Tab> move focus through the fields, wrapping; the cursor follows', function()
+  local s = open()
+  keys(s, '<Tab>')
+  eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'marked and cursor line after <Tab>')
+  keys(s, '<Tab>')
+  eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'after a second <Tab>')
+  keys(s, '<Tab>')
+  eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'after a third <Tab> (wraps)')
+  keys(s, '<S-Tab>')
+  eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'after <S-Tab> (wraps back)')
+  eq('password', state(s).firstResponder, 'formd first responder')
+  s:close()
+end)
+
+test('login chain: focus, type, Return, Backspace on empty steps back, submit', function()
+  local got
+  local s = open({
+    on_submit = function(values, info)
+      got = { values = values, info = info }
+    end,
+  })
+  -- focus + type
+  type_email(s, 'ada@example.com')
+  eq('i', mode(), 'mode while typing')
+  local _, f = state(s)
+  eq('ada@example.com', f.email.text, 'formd has the email')
+  -- Return moves to the password line, still in insert mode, no line added
+  keys(s, '<CR>')
+  eq({ 'Email:    ada@example.com', 'Password: ' }, lines(s), 'lines after Return')
+  eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'marked and cursor line after Return')
+  eq('i', mode(), 'mode after Return')
+  -- a character, Backspace deletes it, Backspace on the empty field steps back
+  keys(s, 'x')
+  eq('Password: ' .. bullets(1), lines(s)[2], 'one masked character')
+  keys(s, '<BS>')
+  eq('Password: ', lines(s)[2], 'after Backspace')
+  eq(2, s:marked_line(), 'still on the password')
+  keys(s, '<BS>')
+  eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'marked and cursor line after Backspace on empty')
+  eq({ 'Email:    ada@example.com', 'Password: ' }, lines(s), 'lines after stepping back')
+  -- back to the password, type it, Return submits
+  keys(s, '<Tab>')
+  eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'after <Tab>')
+  keys(s, SECRET)
+  eq('Password: ' .. bullets(#SECRET), lines(s)[2], 'masked password')
+  local buf = s.buf
+  keys(s, '<CR>')
+  wait_for('on_submit', function()
+    return got ~= nil
+  end)
+  eq({ email = 'ada@example.com' }, got.values, 'values (secure field withheld)')
+  eq({ 'password' }, got.info.withheld, 'withheld')
+  eq('default', got.info.form, 'form')
+  truthy(not vim.api.nvim_buf_is_valid(buf), 'the form buffer is gone')
+  wait_for('formd to exit', function()
+    return s.rpc.exited
+  end)
+  eq(0, s.rpc.exit_code, 'formd exit status')
+  wait_for('normal mode once the form is gone', function()
+    return mode() == 'n'
+  end)
+end)
+
+test('include_secrets: on_submit gets the password too', function()
+  local got
+  local s = open({
+    include_secrets = true,
+    on_submit = function(values, info)
+      got = { values = values, info = info }
+    end,
+  })
+  type_email(s, 'ada@example.com')
+  keys(s, '<CR>')
+  eq(2, s:marked_line(), 'marked line after Return')
+  keys(s, SECRET .. '<CR>')
+  wait_for('on_submit', function()
+    return got ~= nil
+  end)
+  eq({ email = 'ada@example.com', password = SECRET }, got.values, 'values')
+  eq({}, got.info.withheld, 'withheld')
+  wait_for('formd to exit', function()
+    return s.rpc.exited
+  end)
+end)
+
+test('Return on the empty email is ignored (enablesReturnKeyAutomatically)', function()
+  local s = open()
+  keys(s, '<Tab>A<CR>')
+  eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'marked and cursor line')
+  eq({ 'Email:    ', 'Password: ' }, lines(s), 'no line added')
+  s:close()
+end)
+
+test('a short password does not submit: errors shown, focus to the first invalid field', function()
+  local submitted = false
+  local s = open({
+    on_submit = function()
+      submitted = true
+    end,
+  })
+  type_email(s, 'ada@example.com')
+  keys(s, '<CR>abc<CR>')
+  eq(false, submitted, 'submitted')
+  truthy(not s.closed, 'the form stays open')
+  eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'marked and cursor line (first invalid field)')
+  eq('Password: ' .. bullets(3), lines(s)[2], 'password line')
+  truthy(virt_texts(s, 2):find('must be at least 8 characters', 1, true), 'error shown: ' .. virt_texts(s, 2))
+  truthy(messages():find('cannot submit: Password must be at least 8 characters', 1, true), 'message')
+  s:close()
+end)
+
+test('editing inside a secure field sends the right text (insert, <BS>, <Del>, <C-u>, paste, x, R, <C-w>)', function()
+  local s = open()
+  keys(s, '<Tab><Tab>A')
+  eq(2, s:marked_line(), 'on the password')
+  keys(s, 'abcdef<Left><Left>XY<BS>')
+  eq('Password: ' .. bullets(7), lines(s)[2], 'masked line')
+  local _, f = state(s, true)
+  eq('abcdXef', f.password.text, 'formd text after insert in the middle')
+  keys(s, '<End><BS><Left><Del>')
+  _, f = state(s, true)
+  eq('abcdX', f.password.text, 'after <BS> at the end and <Del> in the middle')
+  keys(s, '<C-u>')
+  _, f = state(s, true)
+  eq('', f.password.text, 'after <C-u>')
+  vim.fn.setreg('a', SECRET)
+  keys(s, '<C-r>a')
+  eq('Password: ' .. bullets(#SECRET), lines(s)[2], 'pasted text is masked')
+  _, f = state(s, true)
+  eq(SECRET, f.password.text, 'formd text after paste')
+  keys(s, '<Esc>x$hx')
+  _, f = state(s, true)
+  eq(SECRET:sub(1, 6) .. SECRET:sub(8, 8), f.password.text, 'after normal-mode x')
+  keys(s, '0f•Rab<Esc>')
+  _, f = state(s, true)
+  eq('ab' .. SECRET:sub(3, 6) .. SECRET:sub(8, 8), f.password.text, 'after R')
+  eq('Password: ' .. bullets(7), lines(s)[2], 'line after R')
+  keys(s, 'A<C-w>')
+  _, f = state(s, true)
+  eq('', f.password.text, 'after <C-w>')
+  s:close()
+end)
+
+test('a secure field with initial text and maxLength: edits, a refused edit is undone', function()
+  local path = vim.fn.tempname() .. '.json'
+  vim.fn.writefile({ '{"fields": [{"id": "pin", "label": "PIN", "secure": true, "text": "1234", "maxLength": 6}]}' }, path)
+  local s = open({}, path)
+  eq({ 'PIN: ' .. bullets(4) }, lines(s), 'lines')
+  keys(s, '<Tab>A56')
+  eq('PIN: ' .. bullets(6), lines(s)[1], 'after typing')
+  local _, f = state(s, true)
+  eq('123456', f.pin.text, 'formd text')
+  keys(s, '7')
+  eq('PIN: ' .. bullets(6), lines(s)[1], 'the refused character is gone')
+  truthy(messages():find('PIN: change refused', 1, true), 'message')
+  keys(s, '<BS>')
+  _, f = state(s, true)
+  eq('12345', f.pin.text, 'formd text after <BS>')
+  eq('PIN: ' .. bullets(5), lines(s)[1], 'line after <BS>')
+  s:close()
+end)
+
+test('normal-mode edits on a plain field are sent as setText', function()
+  local s = open()
+  type_email(s, 'ada@example.com')
+  keys(s, '<Esc>xx')
+  eq('Email:    ada@example.c', lines(s)[1], 'line')
+  local _, f = state(s)
+  eq('ada@example.c', f.email.text, 'formd text')
+  s:close()
+end)
+
+test('the form keeps its shape: deleted, added or joined lines are put back', function()
+  local s = open()
+  type_email(s, 'ada@example.com')
+  keys(s, '<Esc>dd')
+  eq({ 'Email:    ada@example.com', 'Password: ' }, lines(s), 'after dd')
+  keys(s, 'onew line<Esc>')
+  eq({ 'Email:    ada@example.com', 'Password: ' }, lines(s), 'after o')
+  keys(s, 'ggJ')
+  eq({ 'Email:    ada@example.com', 'Password: ' }, lines(s), 'after J')
+  local _, f = state(s)
+  eq('ada@example.com', f.email.text, 'formd text unchanged')
+  eq('', f.password.display, 'password unchanged')
+  s:close()
+end)
+
+test('typing into a label does nothing', function()
+  local s = open()
+  keys(s, '<Tab>0izz')
+  eq({ 'Email:    ', 'Password: ' }, lines(s), 'lines')
+  local _, f = state(s)
+  eq('', f.email.text, 'formd text')
+  s:close()
+end)
+
+test('moving to another line asks for focus; a refusal puts the cursor back', function()
+  local s = open()
+  keys(s, '<Tab>')
+  eq(1, s:marked_line(), 'marked line')
+  keys(s, 'j')
+  eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'after j')
+  keys(s, 'k')
+  eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'after k')
+  local done
+  s:request('configureField', { field = 'password', canBecomeFirstResponder = false }, function()
+    done = true
+  end)
+  wait_for('configureField', function()
+    return done
+  end)
+  keys(s, 'j')
+  eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'after a refused j')
+  s:close()
+end)
+
+test('changes made through the protocol are drawn from the events', function()
+  local s = open()
+  s:request('setText', { field = 'email', text = 'grace@example.org' })
+  settle(s)
+  eq('Email:    grace@example.org', lines(s)[1], 'after setText')
+  s:request('setText', { field = 'password', text = SECRET })
+  settle(s)
+  eq('Password: ' .. bullets(#SECRET), lines(s)[2], 'secure setText is masked')
+  s:request('setEnabled', { field = 'email', enabled = false })
+  settle(s)
+  eq('(disabled)', virt_texts(s, 1), 'disabled')
+  s:request('addField', { field = { id = 'name', label = 'Full name' }, after = 'email' })
+  settle(s)
+  eq({ 'Email:     grace@example.org', 'Full name: ', 'Password:  ' .. bullets(#SECRET) }, lines(s), 'after addField')
+  s:request('setRevealed', { field = 'password', revealed = true })
+  settle(s)
+  eq('Password:  ' .. SECRET, lines(s)[3], 'revealed')
+  s:request('setRevealed', { field = 'password', revealed = false })
+  s:request('reset', {})
+  settle(s)
+  eq({ 'Email:     ', 'Full name: ', 'Password:  ' }, lines(s), 'after reset')
+  s:close()
+end)
+
+test(':Formd opens a form; :FormdClose cancels it and stops formd', function()
+  vim.cmd('runtime plugin/formd.lua')
+  eq(2, vim.fn.exists(':Formd'), ':Formd exists')
+  local cancelled
+  formd.setup({
+    autofocus = false,
+    key_timeout = 5000,
+    on_cancel = function(reason)
+      cancelled = reason
+    end,
+  })
+  vim.cmd('Formd ' .. vim.fn.fnameescape(LOGIN))
+  local s = formd.session()
+  truthy(s, 'a session for the current buffer')
+  table.insert(all_sessions, s)
+  watch(s.buf)
+  wait_for('the form to load', function()
+    return s.ready
+  end)
+  settle(s)
+  eq({ 'Email:    ', 'Password: ' }, lines(s), 'lines')
+  keys(s, '<Tab>')
+  eq(1, s:marked_line(), 'marked line')
+  local buf = s.buf
+  vim.cmd('FormdClose')
+  eq('closed', cancelled, 'on_cancel reason')
+  truthy(not vim.api.nvim_buf_is_valid(buf), 'buffer gone')
+  wait_for('formd to exit', function()
+    return s.rpc.exited
+  end)
+  formd.setup({})
+end)
+
+test('wiping the buffer stops formd', function()
+  local s = open()
+  vim.cmd('bwipeout! ' .. s.buf)
+  truthy(s.closed, 'session closed')
+  wait_for('formd to exit', function()
+    return s.rpc.exited
+  end)
+end)
+
+test('a bad form file or a missing formd is reported, and no buffer is left', function()
+  local before = #vim.api.nvim_list_bufs()
+  local bad = vim.fn.tempname() .. '.json'
+  vim.fn.writefile({ '{"fields": [{"label": "no id"}]}' }, bad)
+  local s = formd.open(bad, { autofocus = false })
+  truthy(s, 'a session is started')
+  wait_for('formd to fail', function()
+    return s.closed
+  end)
+  truthy(messages():find('formd could not open', 1, true), 'message: ' .. messages())
+  local missing, err = formd.open(LOGIN, { bin = '/nonexistent/formd' })
+  eq(nil, missing, 'no session without formd')
+  truthy(err, 'an error')
+  local nope = formd.open('/nonexistent/form.json')
+  eq(nil, nope, 'no session without a form file')
+  eq(before, #vim.api.nvim_list_bufs(), 'buffers')
+end)
+
+test('a secure field\'s text never reached a buffer, a register or a message', function()
+  truthy(#seen_lines > 20, 'lines were watched')
+  for _, l in ipairs(seen_lines) do
+    local tail = l:match('^Password: +(.*)$') or l:match('^PIN: +(.*)$')
+    if tail then
+      truthy(tail:match('^[•]*$') or tail == SECRET, 'a password line showed text: ' .. l)
+    end
+    if l:find(SECRET, 1, true) and not l:match('^Password: +' .. SECRET .. '$') then
+      error('the secret appeared in a line: ' .. l)
+    end
+  end
+  -- The revealed password (setRevealed) is the only place the secret may show; nothing typed
+  -- into a masked field (abcdef, x, abc, QZJ…) may appear anywhere else.
+  local hay = messages() .. vim.v.statusmsg .. vim.v.errmsg
+  for _, r in ipairs({ '"', '-', '.', '0', '1', ':', '/' }) do
+    hay = hay .. '\n' .. vim.fn.getreg(r)
+  end
+  for _, secret in ipairs({ SECRET, 'abcdXef', 'abcd', '1234' }) do
+    truthy(not hay:find(secret, 1, true), 'found ' .. secret .. ' in messages or registers')
+  end
+end)
+
+----------------------------------------------------------------------------------------
+-- Runner
+
+local passed, failed = 0, 0
+
+local function cleanup()
+  if mode() ~= 'n' then
+    vim.api.nvim_input('<Esc>')
+    sleep_until(function()
+      return mode() == 'n'
+    end, 1000)
+  end
+  for _, s in ipairs(all_sessions) do
+    if not s.closed then
+      s:close('test')
+    end
+  end
+  vim.cmd('silent! only')
+end
+
+co = coroutine.create(function()
+  vim.o.showmode = false
+  vim.o.more = false
+  for _, t in ipairs(tests) do
+    local ok, err = pcall(t.fn)
+    if ok then
+      passed = passed + 1
+      out('ok     %s', t.name)
+    else
+      failed = failed + 1
+      out('FAILED %s\n       %s', t.name, tostring(err))
+    end
+    local ok2, err2 = pcall(cleanup)
+    if not ok2 then
+      out('cleanup error: %s', tostring(err2))
+    end
+  end
+  out('%d passed, %d failed', passed, failed)
+  if failed > 0 then
+    vim.cmd('cquit 1')
+  else
+    vim.cmd('qall!')
+  end
+end)
+
+vim.defer_fn(function()
+  out('timed out')
+  out('%d passed, %d failed', passed, failed + 1)
+  vim.cmd('cquit 2')
+end, 240000)
+
+local ok, err = coroutine.resume(co)
+if not ok then
+  out('harness error: %s', tostring(err))
+  vim.cmd('cquit 3')
+end
