@@ -69,7 +69,20 @@ public struct JSONWriter: Sendable {
     /// Appends constant text verbatim (no quoting, no escaping, no validation).
     @inlinable
     public mutating func writeRaw(_ ascii: StaticString) {
-        ascii.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        appendBytes(ascii.utf8Start, count: ascii.utf8CodeUnitCount)
+    }
+
+    /// One capacity check and one memcpy: `append(contentsOf:)` costs about a hundred
+    /// instructions per call, which the many short pieces of a response add up to.
+    @inlinable
+    mutating func appendBytes(_ source: UnsafePointer<UInt8>, count: Int) {
+        if count == 0 { return }
+        bytes.append(addingCapacity: count) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                buffer.baseAddress!.initialize(from: source, count: count)
+                initialized = count
+            }
+        }
     }
 
     /// Appends bytes verbatim (no quoting, no escaping, no validation), e.g. a pre-encoded fragment.
@@ -98,7 +111,7 @@ public struct JSONWriter: Sendable {
                 i &-= 1
                 buffer[i] = UInt8(ascii: "-")
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<24]))
+            appendBytes(buffer.baseAddress! + i, count: 24 - i)
         }
     }
 
