@@ -108,6 +108,8 @@ public struct Field: Equatable, Sendable {
 
     @discardableResult
     mutating func revalidate() -> Bool {
+        // A field without constraints is always valid: skip building a Validity.
+        if !attributes.hasConstraints { return false }
         let v = Validity(text: text, length: length, attributes: attributes)
         if v == validity { return false }
         validity = v

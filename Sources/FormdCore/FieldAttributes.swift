@@ -48,6 +48,9 @@ public struct FieldAttributes: Equatable, Sendable {
         if let v = options.hints { hints = v }
     }
 
+    /// True when any key can make the text invalid.
+    var hasConstraints: Bool { required || minLength != nil || maxLength != nil || pattern != nil }
+
     /// True when the text must be masked for everyone who did not ask for secrets.
     public var masksText: Bool { secure && !revealed }
 

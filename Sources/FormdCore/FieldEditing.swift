@@ -18,32 +18,32 @@ extension Form {
         emitTextChanged(i, change, validityChanged: validityChanged)
     }
 
+    // These read `fields[i]` member by member: binding the whole field to a constant
+    // would copy it (a retain for each of its strings and arrays) on every keystroke.
     mutating func emitTextChanged(_ i: Int, _ change: CharacterChange, validityChanged: Bool = false) {
-        let f = fields[i]
-        let masked = f.attributes.masksText
-        emit(.textChanged(field: f.id, text: f.visibleText, length: f.length,
-                          edit: f.buffer.edit(change, encoding, masked: masked),
-                          selection: f.buffer.selection(encoding, masked: masked)))
-        if validityChanged { emit(.validityChanged(field: f.id, validity: f.validity)) }
+        let masked = fields[i].attributes.masksText
+        emit(.textChanged(field: fields[i].id, text: masked ? nil : fields[i].text, length: fields[i].length,
+                          edit: fields[i].buffer.edit(change, encoding, masked: masked),
+                          selection: fields[i].buffer.selection(encoding, masked: masked)))
+        if validityChanged { emit(.validityChanged(field: fields[i].id, validity: fields[i].validity)) }
     }
 
     mutating func emitSelectionChanged(_ i: Int) {
-        let f = fields[i]
-        emit(.selectionChanged(field: f.id, selection: f.buffer.selection(encoding, masked: f.attributes.masksText)))
+        let masked = fields[i].attributes.masksText
+        emit(.selectionChanged(field: fields[i].id, selection: fields[i].buffer.selection(encoding, masked: masked)))
     }
 
     /// Rule 6 and the filters: why putting `s` in place of `lo..<hi` would be refused.
     func refusal(_ i: Int, replacing lo: Cursor, _ hi: Cursor, with s: String) -> RejectReason? {
-        let f = fields[i]
-        if !f.attributes.enabled { return .disabled }
-        if !f.attributes.accepts(s) { return .inputFilter }
-        if let max = f.attributes.maxLength {
+        if !fields[i].attributes.enabled { return .disabled }
+        if !fields[i].attributes.accepts(s) { return .inputFilter }
+        if let max = fields[i].attributes.maxLength {
             // Count the window the edit touches, so a combining mark that merges with its
             // neighbour does not count as a character.
-            let b = f.buffer
+            let b = fields[i].buffer
             let from = b.before(lo), to = b.after(hi)
             let window = String(b.text[from.index..<lo.index]) + s + String(b.text[hi.index..<to.index])
-            if f.length - (to.offset - from.offset) + window.count > max { return .maxLength }
+            if fields[i].length - (to.offset - from.offset) + window.count > max { return .maxLength }
         }
         return nil
     }

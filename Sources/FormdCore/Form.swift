@@ -18,7 +18,7 @@ public struct Form: Equatable, Sendable {
     /// How the client that sent the current command counts positions; set per command.
     var encoding = PositionEncoding.character
     /// Events emitted by the command being carried out; drained by the engine.
-    private var outbox: [EventRecord] = []
+    var outbox: [EventRecord] = []
 
     public init(name: String, limits: EngineLimits = EngineLimits()) {
         self.name = name
@@ -54,11 +54,6 @@ public struct Form: Equatable, Sendable {
         var state = snapshot(includeSecrets: includeSecrets)
         state.seq = seq + 1
         emit(event(state))
-    }
-
-    mutating func drainEvents() -> [EventRecord] {
-        defer { outbox.removeAll(keepingCapacity: true) }
-        return outbox
     }
 
     /// Replaces every field; responder and demands are cleared.

@@ -6,43 +6,70 @@
 public struct FormEngine: Equatable, Sendable {
     public static let defaultForm = "default"
 
-    public private(set) var forms: [String: Form]
+    /// Forms in creation order, found by name through `indexByName`: an array element is
+    /// mutated in place, where a dictionary value would be moved out and back per command.
+    private var storage: [Form]
+    private var indexByName: [String: Int]
     public let limits: EngineLimits
 
     public init(limits: EngineLimits = EngineLimits()) {
         self.limits = limits
-        forms = [FormEngine.defaultForm: Form(name: FormEngine.defaultForm, limits: limits)]
+        storage = [Form(name: FormEngine.defaultForm, limits: limits)]
+        indexByName = [FormEngine.defaultForm: 0]
     }
 
+    /// Every form by name (a copy: for tests and snapshots, not the hot path).
+    public var forms: [String: Form] {
+        Dictionary(uniqueKeysWithValues: storage.map { ($0.name, $0) })
+    }
+
+    public func form(_ name: String) -> Form? { indexByName[name].map { storage[$0] } }
+
     /// Carries out `command` on form `formName`. Positions in the command, its result and
-    /// its events count in `encoding`.
+    /// its events count in `encoding`. The events are appended to `events`, so a caller
+    /// can reuse one buffer for every command.
     public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
-                                 encoding: PositionEncoding = .character) throws(FormError) -> CommandOutcome {
-        guard forms[formName] != nil else {
+                                 encoding: PositionEncoding = .character,
+                                 events: inout [EventRecord]) throws(FormError) -> CommandResult {
+        guard let i = indexByName[formName] else {
             guard command.createsForm else { throw .unknownForm(formName) }
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
             form.encoding = encoding
-            let result = try form.perform(command)
-            let events = form.drainEvents()
-            forms[formName] = form
-            return CommandOutcome(result: result, events: events)
+            let result = try form.perform(command, events: &events)
+            indexByName[formName] = storage.count
+            storage.append(form)
+            return result
         }
         // The encoding is the command's, not the form's: a command that throws leaves the
         // one it found, so the engine is exactly as before.
-        let previous = forms[formName]!.encoding
-        forms[formName]!.encoding = encoding
+        let previous = storage[i].encoding
+        storage[i].encoding = encoding
         do {
-            let result = try forms[formName]!.perform(command)
-            return CommandOutcome(result: result, events: forms[formName]!.drainEvents())
+            return try storage[i].perform(command, events: &events)
         } catch {
-            forms[formName]!.encoding = previous
+            storage[i].encoding = previous
             throw error
         }
+    }
+
+    /// `perform` with a fresh event list, returned with the result.
+    public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
+                                 encoding: PositionEncoding = .character) throws(FormError) -> CommandOutcome {
+        var events: [EventRecord] = []
+        let result = try perform(command, on: formName, encoding: encoding, events: &events)
+        return CommandOutcome(result: result, events: events)
     }
 }
 
 extension Form {
+    /// Runs `command` with `events` as the outbox, so events land in the caller's buffer.
+    mutating func perform(_ command: FormCommand, events: inout [EventRecord]) throws(FormError) -> CommandResult {
+        swap(&outbox, &events)
+        defer { swap(&outbox, &events) }
+        return try perform(command)
+    }
+
     /// Dispatches one command. Lookups and checks that throw come first in every case.
     mutating func perform(_ command: FormCommand) throws(FormError) -> CommandResult {
         let result: CommandResult

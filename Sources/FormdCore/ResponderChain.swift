@@ -3,8 +3,7 @@
 extension Form {
     /// A field that focus may move to: enabled and willing to become.
     func canFocus(_ i: Int) -> Bool {
-        let a = fields[i].attributes
-        return a.enabled && a.canBecomeFirstResponder
+        fields[i].attributes.enabled && fields[i].attributes.canBecomeFirstResponder
     }
 
     /// The current responder may give up focus (or there is none).

@@ -17,6 +17,9 @@ public struct Session: Sendable {
     /// How this client counts positions and what `textChanged` carries (`initialize`).
     public private(set) var positionEncoding = PositionEncoding.character
     public private(set) var textSync = TextSync.full
+    /// Reused for every command, so the hot path allocates no event list or response.
+    private var events: [EventRecord] = []
+    private var response = JSONWriter(reservingCapacity: 256)
 
     public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits()) {
         self.engine = engine
@@ -41,23 +44,33 @@ public struct Session: Sendable {
             return
         }
         guard case .array(let batch) = value else {
-            if let response = handle(Envelope(value), into: &w) { writeLine(&w) { $0.writeRaw(response) } }
+            response.bytes.removeAll(keepingCapacity: true)
+            if handle(Envelope(value), events: &w) {
+                w.writeRaw(response.bytes)
+                w.writeRaw("\n")
+            }
             return
         }
         if batch.isEmpty {
             writeLine(&w) { MessageWriter.writeError(id: .null, ProtocolError(.invalidRequest, "an empty batch is not a request"), to: &$0) }
             return
         }
-        let responses = batch.compactMap { handle(Envelope($0), into: &w) }
-        if responses.isEmpty { return }
-        writeLine(&w) { w in
-            w.writeRaw("[")
-            for (i, r) in responses.enumerated() {
-                if i > 0 { w.writeRaw(",") }
-                w.writeRaw(r)
+        // Responses gather in `response`, comma-separated, while events go out at once.
+        response.bytes.removeAll(keepingCapacity: true)
+        var answered = 0
+        for item in batch {
+            let mark = response.bytes.count
+            if answered > 0 { response.writeRaw(",") }
+            if handle(Envelope(item), events: &w) {
+                answered += 1
+            } else {
+                response.bytes.removeSubrange(mark...)
             }
-            w.writeRaw("]")
         }
+        if answered == 0 { return }
+        w.writeRaw("[")
+        w.writeRaw(response.bytes)
+        w.writeRaw("]\n")
     }
 
     /// The answer for a line longer than `maxLineBytes`; the reader has already dropped it.
@@ -71,56 +84,64 @@ public struct Session: Sendable {
     public mutating func skipLine() { lineNumber += 1 }
 
     /// Carries out one request: events go straight to `w`; the response (if the request
-    /// has an id) is returned, so a batch can gather responses into one array.
-    private mutating func handle(_ envelope: Envelope, into w: inout JSONWriter) -> [UInt8]? {
-        var response = JSONWriter(reservingCapacity: 64)
-        switch envelope.call {
-        case .failure(let error):
+    /// has an id) is appended to `response`, so a batch can gather responses into one
+    /// array. Returns whether a response was written.
+    private mutating func handle(_ envelope: Envelope, events w: inout JSONWriter) -> Bool {
+        let answer: Answer
+        do {
+            answer = try perform(envelope.call.get(), events: &w)
+        } catch {
             guard let id = envelope.id else {
                 writeLine(&w) { MessageWriter.writeErrorNotification(error, line: lineNumber, method: envelope.method, to: &$0) }
-                return nil
+                return false
             }
             MessageWriter.writeError(id: id, error, to: &response)
-        case .success(let call):
-            do {
-                let write = try perform(call, events: &w)
-                guard let id = envelope.id else { return nil }
-                MessageWriter.openResponse(id: id, to: &response)
-                write(&response)
-                response.writeRaw("}")
-            } catch {
-                guard let id = envelope.id else {
-                    writeLine(&w) { MessageWriter.writeErrorNotification(error, line: lineNumber, method: envelope.method, to: &$0) }
-                    return nil
-                }
-                MessageWriter.writeError(id: id, error, to: &response)
-            }
+            return true
         }
-        return response.bytes
+        guard let id = envelope.id else { return false }
+        MessageWriter.openResponse(id: id, to: &response)
+        switch answer {
+        case .initialize(let encoding, let sync):
+            ServerInfo.writeInitializeResult(positionEncoding: encoding, textSync: sync, to: &response)
+        case .empty:
+            response.writeRaw("{}")
+        case .command(let result):
+            ResultEncoder.write(result, to: &response)
+        }
+        response.writeRaw("}")
+        return true
     }
 
-    /// Runs a call, writes its events, and returns how to write its result.
-    private mutating func perform(_ call: Call, events w: inout JSONWriter) throws(ProtocolError) -> (inout JSONWriter) -> Void {
+    /// What a call answers, before it is encoded.
+    private enum Answer {
+        case initialize(PositionEncoding, TextSync)
+        case empty
+        case command(CommandResult)
+    }
+
+    /// Runs a call and writes its events.
+    private mutating func perform(_ call: Call, events w: inout JSONWriter) throws(ProtocolError) -> Answer {
         switch call {
         case .initialize(_, let encoding, let sync):
             if let encoding { positionEncoding = encoding }
             if let sync { textSync = sync }
-            let (e, t) = (positionEncoding, textSync)
-            return { ServerInfo.writeInitializeResult(positionEncoding: e, textSync: t, to: &$0) }
+            return .initialize(positionEncoding, textSync)
         case .shutdown:
             isShutDown = true
-            return { $0.writeRaw("{}") }
+            return .empty
         case .form(let name, let command):
-            let outcome: CommandOutcome
+            let result: CommandResult
             do {
-                outcome = try engine.perform(command, on: name, encoding: positionEncoding)
+                result = try engine.perform(command, on: name, encoding: positionEncoding, events: &events)
             } catch {
                 throw ProtocolError(error)
             }
-            for record in outcome.events {
-                writeLine(&w) { EventEncoder.write(record, textSync: textSync, to: &$0) }
+            for i in events.indices {
+                EventEncoder.write(events[i], textSync: textSync, to: &w)
+                w.writeRaw("\n")
             }
-            return { ResultEncoder.write(outcome.result, to: &$0) }
+            events.removeAll(keepingCapacity: true)
+            return .command(result)
         }
     }
 
