@@ -5,9 +5,7 @@ import FormdJSON
 extension JSONWriter {
     /// Writes `"key":`, opening the object first or separating from the previous member.
     mutating func key(_ key: StaticString, first: Bool = false) {
-        writeRaw(first ? "{\"" : ",\"")
-        writeRaw(key)
-        writeRaw("\":")
+        writeKey(key, first: first)
     }
 
     mutating func closeObject() { writeRaw("}") }
