@@ -22,27 +22,27 @@ public struct FormEngine: Equatable, Sendable {
             guard command.createsForm else { throw .unknownForm(formName) }
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
-            form.encoding = encoding
-            let result = try form.perform(command)
+            let result = try form.perform(command, encoding: encoding)
             let events = form.drainEvents()
             forms[formName] = form
             return CommandOutcome(result: result, events: events)
         }
-        // The encoding is the command's, not the form's: a command that throws leaves the
-        // one it found, so the engine is exactly as before.
-        let previous = forms[formName]!.encoding
-        forms[formName]!.encoding = encoding
-        do {
-            let result = try forms[formName]!.perform(command)
-            return CommandOutcome(result: result, events: forms[formName]!.drainEvents())
-        } catch {
-            forms[formName]!.encoding = previous
-            throw error
-        }
+        let result = try forms[formName]!.perform(command, encoding: encoding)
+        return CommandOutcome(result: result, events: forms[formName]!.drainEvents())
     }
 }
 
 extension Form {
+    /// Carries out `command` with positions counted in `encoding`. The encoding is the
+    /// command's, not the form's: it is put back afterwards, so a read (`getState`) or a
+    /// command that throws leaves the form exactly as it was, whichever client sent it.
+    mutating func perform(_ command: FormCommand, encoding: PositionEncoding) throws(FormError) -> CommandResult {
+        let previous = self.encoding
+        self.encoding = encoding
+        defer { self.encoding = previous }
+        return try perform(command)
+    }
+
     /// Dispatches one command. Lookups and checks that throw come first in every case.
     mutating func perform(_ command: FormCommand) throws(FormError) -> CommandResult {
         let result: CommandResult
