@@ -69,7 +69,9 @@ public struct Field: Equatable, Sendable {
     /// Characters (grapheme clusters) in `text`.
     public var length: Int { buffer.length }
 
-    public var isDirty: Bool { text != initialText }
+    /// The text differs from the initial text, byte for byte: a decomposed "é" where the
+    /// initial text has a composed one is a change, as `textChanged` reported it.
+    public var isDirty: Bool { !sameBytes(text, initialText) }
 
     /// What a renderer draws: the text, or one bullet per character while it is masked.
     public var display: String {

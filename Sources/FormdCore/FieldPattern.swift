@@ -25,3 +25,8 @@ public struct FieldPattern: Equatable, @unchecked Sendable {
 
 /// A string in double quotes, for error messages that name a value.
 func quoted(_ s: String) -> String { "\"\(s)\"" }
+
+/// Equal byte for byte. Swift's `==` on strings is canonical equivalence, under which a
+/// composed and a decomposed "é" are equal; a field's text is kept, reported and
+/// submitted as the bytes the person gave, so changes are judged on bytes.
+func sameBytes(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }

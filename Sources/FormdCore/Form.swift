@@ -15,7 +15,8 @@ public struct Form: Equatable, Sendable {
     var pendingBecome: Int? = nil
     var presets = PresetLibrary.builtIn
     let limits: EngineLimits
-    /// How the client that sent the current command counts positions; set per command.
+    /// How the client that sent the current command counts positions; set for the
+    /// duration of each command (outside one, and in `snapshot`, it is `character`).
     var encoding = PositionEncoding.character
     /// Events emitted by the command being carried out; drained by the engine.
     var outbox: [EventRecord] = []

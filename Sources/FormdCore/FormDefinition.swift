@@ -50,7 +50,7 @@ extension Form {
 
         // A new initial text goes in as an edit, so it has an undo step and a precise edit.
         var change: CharacterChange? = nil
-        if new.initialText != old.initialText && new.initialText != new.text {
+        if !sameBytes(new.initialText, old.initialText) && !sameBytes(new.initialText, new.text) {
             change = fields[i].replace(fields[i].buffer.start, fields[i].buffer.end, with: new.initialText, kind: .other).0
         }
         let now = fields[i]

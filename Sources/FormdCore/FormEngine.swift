@@ -35,22 +35,12 @@ public struct FormEngine: Equatable, Sendable {
             guard command.createsForm else { throw .unknownForm(formName) }
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
-            form.encoding = encoding
-            let result = try form.perform(command, events: &events)
+            let result = try form.perform(command, encoding: encoding, events: &events)
             indexByName[formName] = storage.count
             storage.append(form)
             return result
         }
-        // The encoding is the command's, not the form's: a command that throws leaves the
-        // one it found, so the engine is exactly as before.
-        let previous = storage[i].encoding
-        storage[i].encoding = encoding
-        do {
-            return try storage[i].perform(command, events: &events)
-        } catch {
-            storage[i].encoding = previous
-            throw error
-        }
+        return try storage[i].perform(command, encoding: encoding, events: &events)
     }
 
     /// `perform` with a fresh event list, returned with the result.
@@ -63,10 +53,18 @@ public struct FormEngine: Equatable, Sendable {
 }
 
 extension Form {
-    /// Runs `command` with `events` as the outbox, so events land in the caller's buffer.
-    mutating func perform(_ command: FormCommand, events: inout [EventRecord]) throws(FormError) -> CommandResult {
+    /// Carries out `command` with positions counted in `encoding`, its events landing in
+    /// the caller's buffer. The encoding is the command's, not the form's: it is put back
+    /// afterwards, so a read (`getState`) or a command that throws leaves the form exactly
+    /// as it was, whichever client sent it.
+    mutating func perform(_ command: FormCommand, encoding: PositionEncoding, events: inout [EventRecord]) throws(FormError) -> CommandResult {
+        let previous = self.encoding
+        self.encoding = encoding
         swap(&outbox, &events)
-        defer { swap(&outbox, &events) }
+        defer {
+            swap(&outbox, &events)
+            self.encoding = previous
+        }
         return try perform(command)
     }
 

@@ -116,6 +116,32 @@ final class FailureAtomicityTests: XCTestCase {
         h.sendFailing(.pressReturn(field: nil), throws: none)
     }
 
+    /// Bug fixed: the client's position encoding stayed in the form after a command, so a
+    /// command that threw, or a mere `getState`, from a client counting differently left
+    /// the engine changed.
+    func testAClientWithAnotherEncodingChangesNothingByFailingOrReading() {
+        var h = busyForm()
+        h.encoding = .utf8
+        h.sendFailing(.select(field: "pw", start: 1, end: 3),
+                      throws: .invalidParams("position 1 falls inside a character (positions are in utf-8 units)"))
+        h.sendFailing(.select(field: "a", start: 0, end: 2),
+                      throws: .invalidParams("position 2 is outside the field's text (0...1 in utf-8)"))
+        XCTAssertEqual(h.getState(includeSecrets: true)?["pw"].selection, .caret(18))
+        h.encoding = .utf16
+        XCTAssertEqual(h.getState(includeSecrets: false)?["pw"].selection, .caret(6))
+    }
+
+    func testUnknownFieldInEveryTextEditingCommand() {
+        var h = busyForm()
+        let commands: [FormCommand] = [
+            .insertText(field: "zz", text: "x"), .delete(field: "zz", direction: .forward, unit: .word),
+            .select(field: "zz", start: 0, end: 0), .moveCaret(field: "zz", to: .end, extend: true),
+            .editAction(field: "zz", action: .paste, text: "x"), .undo(field: "zz"), .redo(field: "zz"),
+        ]
+        for command in commands { h.sendFailing(command, throws: unknownZZ) }
+        for command in commands { h.sendFailing(command, on: "nope", throws: .unknownForm("nope")) }
+    }
+
     func testErrorMessagesNameWhatWasWrong() {
         XCTAssertEqual(FormError.unknownField(field: "f", form: "g").message, "unknown field \"f\" in form \"g\"")
         XCTAssertEqual(FormError.invalidParams("m").message, "m")

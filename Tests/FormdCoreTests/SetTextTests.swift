@@ -22,6 +22,28 @@ final class SetTextTests: XCTestCase {
         h.send(.setText(field: "a", text: "same"), Self.applied, events: [])
     }
 
+    /// Decision: the same text with the caret elsewhere only puts the caret at the end,
+    /// and leaves no undo step.
+    func testSettingTheSameTextElsewhereOnlyMovesTheCaretToTheEnd() {
+        var h = FormHarness(fields: [field("a") { $0.text = "same" }])
+        h.send(.select(field: "a", start: 0, end: 2), .selection(TextRange(0, 2)),
+               events: [.selectionChanged(field: "a", selection: TextRange(0, 2))], state: { $0["a"].selection = TextRange(0, 2) })
+        h.send(.setText(field: "a", text: "same"), Self.applied,
+               events: [.selectionChanged(field: "a", selection: .caret(4))], state: { $0["a"].selection = .caret(4) })
+        h.send(.undo(field: "a"), .edit(applied: false, reason: .nothingToUndo), events: [])
+    }
+
+    /// Bug fixed: texts were compared as Swift strings, which are equal when canonically
+    /// equivalent, so a decomposed "é" could not replace a composed one.
+    func testACanonicallyEquivalentTextIsStillAChange() {
+        var h = FormHarness(fields: [field("a") { $0.text = "caf\u{E9}" }])
+        h.send(.setText(field: "a", text: "cafe\u{301}"), Self.applied,
+               events: [.textChanged(field: "a", text: "cafe\u{301}", length: 4, edit: TextEdit(3, 4, "e\u{301}"), selection: .caret(4))],
+               state: { $0["a"].holds("cafe\u{301}", length: 4, selection: .caret(4)) })
+        XCTAssert(h.getState(includeSecrets: true)?["a"].text?.unicodeScalars.elementsEqual("cafe\u{301}".unicodeScalars) == true)
+        h.send(.setText(field: "a", text: "cafe\u{301}"), Self.applied, events: [])
+    }
+
     func testDisabledFieldRefusesTheEdit() {
         var h = FormHarness(fields: [field("a") { $0.enabled = false; $0.text = "keep" }])
         h.send(.setText(field: "a", text: "new"), .edit(applied: false, reason: .disabled),
