@@ -6,7 +6,7 @@
 public struct FormEngine: Equatable, Sendable {
     public static let defaultForm = "default"
 
-    public private(set) var forms: [String: Form]
+    public internal(set) var forms: [String: Form]
     public let limits: EngineLimits
 
     public init(limits: EngineLimits = EngineLimits()) {

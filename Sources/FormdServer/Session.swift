@@ -2,6 +2,18 @@ import FormdCore
 import FormdJSON
 import FormdProtocol
 
+/// Sees every change a command makes before any output that reveals it can be written:
+/// the hook `--state` journals through. Called on the session's thread only.
+public protocol CommandObserver: AnyObject, Sendable {
+    /// A command on `form` succeeded and emitted `events` (a command that emits nothing
+    /// changed nothing); `engine` is the state after it. Called before the command's
+    /// events and response are written to the output buffer.
+    func commandChanged(form: String, events: [EventRecord], engine: FormEngine)
+    /// The output buffer is about to be written: make everything seen so far as durable as
+    /// configured. False when that failed; the server then stops without writing it.
+    func commit(engine: FormEngine) -> Bool
+}
+
 /// One client's conversation with the engine: turns input lines into output lines.
 ///
 /// No I/O here: `handleLine` appends whole `\n`-terminated messages to a writer, so the
@@ -17,6 +29,8 @@ public struct Session: Sendable {
     /// How this client counts positions and what `textChanged` carries (`initialize`).
     public private(set) var positionEncoding = PositionEncoding.character
     public private(set) var textSync = TextSync.full
+    /// Told of every state change before its response is written (`--state`).
+    public var observer: (any CommandObserver)? = nil
 
     public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits()) {
         self.engine = engine
@@ -117,6 +131,7 @@ public struct Session: Sendable {
             } catch {
                 throw ProtocolError(error)
             }
+            if !outcome.events.isEmpty { observer?.commandChanged(form: name, events: outcome.events, engine: engine) }
             for record in outcome.events {
                 writeLine(&w) { EventEncoder.write(record, textSync: textSync, to: &$0) }
             }
