@@ -16,7 +16,11 @@ What it checks:
      - each `< ` line: a notification against defs/notification.json and its params
        against events/<method>.json; a success response against defs/response.json and
        its result against results/<method>.json of the request with that id; an error
-       response against defs/error.json; batches element by element.
+       response against defs/error.json; batches element by element;
+     - what a schema cannot say: every selection and edit range has start <= end, and
+       each textChanged matches the textSync in force (the last initialize result of
+       the transcript, "full" before any): with "full" it carries display, with
+       "incremental" neither text nor display.
 
 Prints one line per failure, then `N passed, M failed`; exits 1 if anything failed.
 """
@@ -51,6 +55,7 @@ class Checker:
         self.validators: dict[str, Draft202012Validator] = {}
         self.bad_lines = 0      # `# bad-input` lines that are JSON
         self.bad_rejected = 0   # ... of which the schemas alone reject
+        self.text_sync = "full"  # per transcript: what textChanged carries
 
     def ok(self) -> None:
         self.passed += 1
@@ -156,6 +161,7 @@ class Checker:
     def check_transcript(self, path: pathlib.Path) -> None:
         name = path.name
         pending: dict[str, list[str]] = {}  # id key -> methods of requests awaiting a response
+        self.text_sync = "full"  # what textChanged carries; set by initialize results
         bad_next = False
         lines = path.read_text(encoding="utf-8").split("\n")
         for number, line in enumerate(lines, 1):
@@ -248,7 +254,8 @@ class Checker:
             if in_batch:
                 self.fail(where, "notifications are never inside a batch response")
             if self.validate("defs/notification.json", msg, where):
-                self.validate(f"events/{msg['method']}.json", msg["params"], f"{where} ({msg['method']} event)")
+                if self.validate(f"events/{msg['method']}.json", msg["params"], f"{where} ({msg['method']} event)"):
+                    self.check_event_semantics(msg["method"], msg["params"], where)
             return
         key = self.id_key(msg.get("id"))
         if "error" in msg:
@@ -267,7 +274,38 @@ class Checker:
         method = methods.pop(0)
         if not methods:
             del pending[key]
-        self.validate(f"results/{method}.json", msg["result"], f"{where} ({method} result)")
+        if self.validate(f"results/{method}.json", msg["result"], f"{where} ({method} result)"):
+            self.check_ranges(msg["result"], f"{where} ({method} result)")
+            if method == "initialize":
+                self.text_sync = msg["result"]["textSync"]
+
+    def check_event_semantics(self, event: str, params: dict, where: str) -> None:
+        """What the event schemas cannot express: ordered ranges, and textSync."""
+        self.check_ranges(params, f"{where} ({event} event)")
+        if event != "textChanged":
+            return
+        has = [k for k in ("text", "display") if k in params]
+        if self.text_sync == "full" and "display" not in params:
+            self.fail(where, "textChanged under textSync full must carry display")
+        elif self.text_sync == "incremental" and has:
+            self.fail(where, f"textChanged under textSync incremental must not carry {', '.join(has)}")
+        else:
+            self.ok()
+
+    def check_ranges(self, node, where: str) -> None:
+        """Every `selection` and `edit` object has start <= end."""
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in ("selection", "edit") and isinstance(v, dict) and {"start", "end"} <= v.keys():
+                    if v["start"] <= v["end"]:
+                        self.ok()
+                    else:
+                        self.fail(where, f"{k} has start {v['start']} > end {v['end']}")
+                else:
+                    self.check_ranges(v, where)
+        elif isinstance(node, list):
+            for v in node:
+                self.check_ranges(v, where)
 
     def run(self) -> int:
         self.load_schemas()

@@ -9,7 +9,7 @@ public struct Field: Equatable, Sendable {
     public private(set) var spec: FieldSpec
     public private(set) var attributes: FieldAttributes
     public private(set) var initialText: String
-    public private(set) var buffer: TextBuffer
+    public internal(set) var buffer: TextBuffer
     var history: EditHistory
     public private(set) var validity: Validity
     public internal(set) var demand: Demand? = nil
@@ -17,6 +17,9 @@ public struct Field: Equatable, Sendable {
     public internal(set) var visited = false
     /// Has resigned first responder after a visit.
     public internal(set) var touched = false
+    /// Restored from `--state` without its secure text (not persisted): the text is empty
+    /// until it is next changed or the form is reset.
+    public internal(set) var restoredWithoutSecret = false
 
     /// Builds a field from its spec; fails on an unknown preset, a bad pattern or bounds,
     /// or an initial text that breaks `maxLength`.
@@ -59,6 +62,7 @@ public struct Field: Equatable, Sendable {
         next.demand = demand
         next.visited = visited
         next.touched = touched
+        next.restoredWithoutSecret = restoredWithoutSecret
         next.buffer = buffer
         next.history = history
         next.revalidate()
@@ -91,6 +95,7 @@ public struct Field: Equatable, Sendable {
                                             headBeforeUTF8: buffer.utf8Offset(buffer.head.index)))
         }
         let change = buffer.replace(lo, hi, with: s)
+        restoredWithoutSecret = false
         return (change, revalidate())
     }
 
@@ -106,6 +111,7 @@ public struct Field: Equatable, Sendable {
         demand = nil
         visited = false
         touched = false
+        restoredWithoutSecret = false
     }
 
     @discardableResult

@@ -16,6 +16,8 @@ public struct FieldSnapshot: Equatable, Sendable {
     public var dirty: Bool
     public var visited: Bool
     public var touched: Bool
+    /// Restored from `--state` without its secure text; see `Field.restoredWithoutSecret`.
+    public var restoredWithoutSecret: Bool
 
     public init(_ field: Field, isFirstResponder: Bool, includeSecrets: Bool, encoding: PositionEncoding) {
         id = field.id
@@ -31,6 +33,7 @@ public struct FieldSnapshot: Equatable, Sendable {
         dirty = field.isDirty
         visited = field.visited
         touched = field.touched
+        restoredWithoutSecret = field.restoredWithoutSecret
     }
 }
 

@@ -6,7 +6,7 @@
 public struct Form: Equatable, Sendable {
     public let name: String
     /// Number of the last event emitted; +1 per event, never reset.
-    public private(set) var seq = 0
+    public internal(set) var seq = 0
     public internal(set) var fields: [Field] = []
     private var indexByID: [String: Int] = [:]
     /// Index of the first responder.

@@ -25,6 +25,16 @@ public struct FormEngine: Equatable, Sendable {
 
     public func form(_ name: String) -> Form? { indexByName[name].map { storage[$0] } }
 
+    /// Puts `form` in, replacing a form of the same name (restoring saved state).
+    mutating func install(_ form: Form) {
+        if let i = indexByName[form.name] {
+            storage[i] = form
+        } else {
+            indexByName[form.name] = storage.count
+            storage.append(form)
+        }
+    }
+
     /// Carries out `command` on form `formName`. Positions in the command, its result and
     /// its events count in `encoding`. The events are appended to `events`, so a caller
     /// can reuse one buffer for every command.

@@ -43,6 +43,7 @@ enum FieldEncoder {
         w.key("dirty"); w.writeBool(f.dirty)
         w.key("visited"); w.writeBool(f.visited)
         w.key("touched"); w.writeBool(f.touched)
+        if f.restoredWithoutSecret { w.key("restoredWithoutSecret"); w.writeBool(true) }
         w.closeObject()
     }
 

@@ -2,6 +2,18 @@ import FormdCore
 import FormdJSON
 import FormdProtocol
 
+/// Sees every change a command makes before any output that reveals it can be written:
+/// the hook `--state` journals through. Called on the session's thread only.
+public protocol CommandObserver: AnyObject, Sendable {
+    /// A command on `form` succeeded and emitted `events` (a command that emits nothing
+    /// changed nothing); `engine` is the state after it. Called before the command's
+    /// events and response are written to the output buffer.
+    func commandChanged(form: String, events: [EventRecord], engine: FormEngine)
+    /// The output buffer is about to be written: make everything seen so far as durable as
+    /// configured. False when that failed; the server then stops without writing it.
+    func commit(engine: FormEngine) -> Bool
+}
+
 /// One client's conversation with the engine: turns input lines into output lines.
 ///
 /// No I/O here: `handleLine` appends whole `\n`-terminated messages to a writer, so the
@@ -20,6 +32,8 @@ public struct Session: Sendable {
     /// Reused for every command, so the hot path allocates no event list or response.
     private var events: [EventRecord] = []
     private var response = JSONWriter(reservingCapacity: 256)
+    /// Told of every state change before its response is written (`--state`).
+    public var observer: (any CommandObserver)? = nil
 
     public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits()) {
         self.engine = engine
@@ -136,6 +150,7 @@ public struct Session: Sendable {
             } catch {
                 throw ProtocolError(error)
             }
+            if !events.isEmpty { observer?.commandChanged(form: name, events: events, engine: engine) }
             for i in events.indices {
                 EventEncoder.write(events[i], textSync: textSync, to: &w)
                 w.writeRaw("\n")

@@ -11,6 +11,8 @@ public struct StdioServer {
     private let inputFD: Int32
     /// Flush anyway once this much output is waiting, even if more input is ready.
     private let flushThreshold = 1 << 16
+    /// The session's observer could not commit: nothing more is written.
+    public private(set) var halted = false
 
     public init(session: Session, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.session = session
@@ -26,24 +28,35 @@ public struct StdioServer {
         // measures the line against the limit.
         var reader = LineReader(fd: inputFD, maxLineBytes: session.limits.maxLineBytes + 1)
         defer { reader.close() }
-        while !session.isShutDown && !output.isClosed && !Signals.terminationRequested {
+        while !session.isShutDown && !output.isClosed && !halted && !Signals.terminationRequested {
             let result = reader.fill()
             switch result {
             case .data:
                 handleLines(from: &reader, final: false)
             case .endOfInput:
                 handleLines(from: &reader, final: true)
-                output.flush()
+                flush()
                 return
             case .interrupted:
                 continue
             case .failed:
-                output.flush()
+                flush()
                 return
             }
             if output.pendingBytes >= flushThreshold || (output.pendingBytes > 0 && !inputReady()) {
-                output.flush()
+                flush()
             }
+        }
+        flush()
+    }
+
+    /// Writes the output, after the session's observer has committed every change the
+    /// output reveals; if it cannot, the output is dropped and the server halts.
+    private mutating func flush() {
+        if halted { return }
+        if let observer = session.observer, !observer.commit(engine: session.engine) {
+            halted = true
+            return
         }
         output.flush()
     }

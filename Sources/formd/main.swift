@@ -4,7 +4,11 @@ import Glibc
 import FormdCore
 import FormdProtocol
 import FormdServer
+import FormdStore
 import FormdTUI
+
+/// The journal sees every change before its response can be written (`--state`).
+extension StateStore: CommandObserver {}
 
 /// Thin wiring: parse the command line, load the form file, run the stdio server.
 
@@ -12,6 +16,11 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     let text = Array("formd: \(message)\n".utf8)
     _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(status)
+}
+
+func warn(_ message: String) {
+    let text = Array("formd: \(message)\n".utf8)
+    _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
 let invocation: Invocation
@@ -47,9 +56,29 @@ case .serve(let options):
         }
     }
     Signals.install()
-    if options.state != nil {
-        fail("--state is not available yet", status: 2)
+    var store: StateStore? = nil
+    if var storeOptions = options.state {
+        // Room for the record structure around hints that nest as deep as input may.
+        storeOptions.maxDepth = max(storeOptions.maxDepth, options.sessionLimits.maxDepth + 16)
+        // For tests: compact after this many journal bytes instead of 1 MiB.
+        if let v = getenv("FORMD_STATE_COMPACT_BYTES"), let n = Int(String(cString: v)), n > 0 {
+            storeOptions.compactAfterBytes = n
+        }
+        do {
+            let opened = try StateStore.open(storeOptions, initial: engine)
+            for note in opened.notes { warn("state \(storeOptions.path): \(note)") }
+            engine = opened.engine
+            store = opened.store
+        } catch {
+            fail("state \(storeOptions.path): \(error.message)")
+        }
     }
-    var server = StdioServer(session: Session(engine: engine, limits: options.sessionLimits))
+    var session = Session(engine: engine, limits: options.sessionLimits)
+    session.observer = store
+    var server = StdioServer(session: session)
     server.run()
+    if let store {
+        store.close()
+        if store.failure != nil { exit(1) }
+    }
 }

@@ -107,7 +107,10 @@ final class AutoAdvanceTests: XCTestCase {
         h.send(.insertText(field: nil, text: "3"), Self.applied,
                events: [.textChanged(field: "code", text: "123", length: 3, edit: TextEdit(2, 2, "3"), selection: .caret(3)),
                         .resigned("code"), .touched("code"), .became("next"), .visited("next"), .focusChanged(from: "code", to: "next")],
-               state: { $0["code"].holds("123", length: 3, selection: .caret(3)); $0["code"].touched = true; $0.focus("next"); $0["next"].visited = true })
+               state: {
+                   $0["code"].holds("123", length: 3, selection: .caret(3)); $0["code"].touched = true
+                   $0.focus("next"); $0["next"].visited = true
+               })
         // Without maxLength there is nothing to fill.
         h.send(.demandFocus(field: "free", demand: .become), .demand(.fulfilled),
                events: [.resigned("next"), .touched("next"), .became("free"), .visited("free"), .focusChanged(from: "next", to: "free"),
@@ -136,17 +139,24 @@ final class AutoAdvanceTests: XCTestCase {
         h.send(.editAction(field: nil, action: .paste, text: "2"), .editAction(performed: true, text: nil, reason: nil),
                events: [.textChanged(field: "d2", text: "2", length: 1, edit: TextEdit(0, 0, "2"), selection: .caret(1)),
                         .resigned("d2"), .touched("d2"), .became("d3"), .visited("d3"), .focusChanged(from: "d2", to: "d3")],
-               state: { $0["d2"].holds("2", length: 1, selection: .caret(1)); $0["d2"].touched = true; $0.focus("d3"); $0["d3"].visited = true })
+               state: {
+                   $0["d2"].holds("2", length: 1, selection: .caret(1)); $0["d2"].touched = true
+                   $0.focus("d3"); $0["d3"].visited = true
+               })
     }
 
     func testAdvanceSkipsFieldsThatCannotTakeFocusAndRespectsCanResign() {
         var h = FormHarness(fields: [field("a") { $0.maxLength = 1; $0.autoAdvance = true }, field("off") { $0.enabled = false },
-                                     field("label") { $0.canBecomeFirstResponder = false }, field("b") { $0.maxLength = 1; $0.autoAdvance = true; $0.canResignFirstResponder = false }])
+                                     field("label") { $0.canBecomeFirstResponder = false },
+                                     field("b") { $0.maxLength = 1; $0.autoAdvance = true; $0.canResignFirstResponder = false }])
         h.focus("a")
         h.send(.insertText(field: nil, text: "x"), Self.applied,
                events: [.textChanged(field: "a", text: "x", length: 1, edit: TextEdit(0, 0, "x"), selection: .caret(1)),
                         .resigned("a"), .touched("a"), .became("b"), .visited("b"), .focusChanged(from: "a", to: "b")],
-               state: { $0["a"].holds("x", length: 1, selection: .caret(1)); $0["a"].touched = true; $0.focus("b"); $0["b"].visited = true })
+               state: {
+                   $0["a"].holds("x", length: 1, selection: .caret(1)); $0["a"].touched = true
+                   $0.focus("b"); $0["b"].visited = true
+               })
         // The last field cannot resign: the text goes in, focus stays.
         h.send(.insertText(field: nil, text: "y"), Self.applied,
                events: [.textChanged(field: "b", text: "y", length: 1, edit: TextEdit(0, 0, "y"), selection: .caret(1))],

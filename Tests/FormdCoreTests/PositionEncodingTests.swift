@@ -121,7 +121,9 @@ final class PositionEncodingTests: XCTestCase {
         h.send(.setRevealed(field: "pw", true),
                events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = true }, display: "a👍🏽漢👍🏽b",
                                                                           text: "a👍🏽漢👍🏽b", selection: .caret(t.revealedCaret)))],
-               state: { $0["pw"].attributes.revealed = true; $0["pw"].display = "a👍🏽漢👍🏽b"; $0["pw"].selection = .caret(t.revealedCaret) },
+               state: {
+                   $0["pw"].attributes.revealed = true; $0["pw"].display = "a👍🏽漢👍🏽b"; $0["pw"].selection = .caret(t.revealedCaret)
+               },
                file: file, line: line)
         h.send(.setRevealed(field: "pw", false),
                events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false }, display: "•••••",
@@ -142,7 +144,8 @@ final class PositionEncodingTests: XCTestCase {
 
     /// Each client reads the same state in its own units.
     func testTheSameStateReadsInEachClientsEncoding() {
-        var h = FormHarness(fields: [field("a") { $0.text = "e\u{301}👍🏽漢" }, field("pw", ["password"]) { $0.text = "e\u{301}👍🏽漢" }])
+        var h = FormHarness(fields: [field("a") { $0.text = "e\u{301}👍🏽漢" },
+                                     field("pw", ["password"]) { $0.text = "e\u{301}👍🏽漢" }])
         let expected: [(PositionEncoding, Int, Int)] = [(.character, 3, 3), (.utf8, 14, 9), (.utf16, 7, 3), (.utf32, 5, 3)]
         for (encoding, caret, bullets) in expected {
             h.encoding = encoding

@@ -57,6 +57,50 @@ final class SecretTests: XCTestCase {
         assertNoLeak(h.log["default"] ?? [])
     }
 
+    /// The text-editing commands, in every position encoding, leak nothing either: edits
+    /// and selections count bullets, cut and copy are refused, word and line deletes take
+    /// the whole text.
+    func testNoEventOfAnEditingSessionShowsTheSecret() {
+        for encoding in PositionEncoding.allCases {
+            var h = FormHarness(encoding: encoding)
+            h.define(fields: [field("pw", ["password"]) { $0.text = initialSecret; $0.inputFilter = pattern("[A-Za-z0-9 ]") },
+                              field("next")])
+            let w = encoding == .utf8 ? 3 : 1
+            func run(_ command: FormCommand) { h.run(command) }
+            run(.demandFocus(field: "pw", demand: .become))
+            run(.insertText(field: nil, text: "x"))
+            run(.moveCaret(field: nil, to: .start, extend: false))
+            run(.moveCaret(field: nil, to: .wordRight, extend: true))
+            run(.insertText(field: nil, text: secret))                  // over the selection
+            run(.insertText(field: nil, text: secret + "!"))            // refused by the filter
+            run(.select(field: nil, start: w, end: 4 * w))
+            run(.editAction(field: nil, action: .copy, text: nil))      // refused: masked
+            run(.editAction(field: nil, action: .cut, text: nil))       // refused: masked
+            run(.editAction(field: nil, action: .paste, text: "ab " + secret))
+            run(.delete(field: nil, direction: .backward, unit: .word))
+            run(.editAction(field: nil, action: .paste, text: secret + " " + initialSecret))
+            run(.moveCaret(field: nil, to: .left, extend: false))
+            run(.delete(field: nil, direction: .forward, unit: .line))
+            run(.undo(field: nil))
+            run(.undo(field: nil))
+            run(.redo(field: nil))
+            run(.editAction(field: nil, action: .selectAll, text: nil))
+            run(.editAction(field: nil, action: .delete, text: nil))
+            run(.undo(field: nil))
+            run(.setText(field: "pw", text: secret))
+            run(.configureField("pw", options: options { $0.maxLength = 20 }, configuration: nil))
+            let kinds = Set((h.log["default"] ?? []).map { caseName(short($0.event)) })
+            XCTAssert(kinds.isSuperset(of: ["FormEvent.textChanged", "FormEvent.selectionChanged", "FormEvent.deletePressed",
+                                            "FormEvent.changeRejected"]), "\(kinds.sorted())")
+            assertNoLeak(h.log["default"] ?? [])
+            // And the masked field's state says only bullets, positions over bullets.
+            let state = h.getState(includeSecrets: false)?["pw"]
+            XCTAssertEqual(state?.text, nil)
+            XCTAssertEqual(state?.display, String(repeating: "•", count: secret.count))
+            XCTAssertEqual(state?.selection, .caret(secret.count * w))
+        }
+    }
+
     func testGetStateWithholdsMaskedTextUnlessSecretsAreAsked() {
         var h = FormHarness(fields: [field("user") { $0.text = "ann" }, field("pw", ["password"]) { $0.text = secret }])
         let withSecrets = h.getState(includeSecrets: true)
@@ -89,7 +133,8 @@ final class SecretTests: XCTestCase {
     func testRevealingShowsTheTextAndHidingMasksItAgain() {
         var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = secret }])
         h.send(.setRevealed(field: "pw", true),
-               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = true }, display: secret, text: secret, selection: .caret(6)))],
+               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = true },
+                                                                         display: secret, text: secret, selection: .caret(6)))],
                state: { $0["pw"].attributes.revealed = true; $0["pw"].display = secret })
         h.send(.setText(field: "pw", text: "abc"), .edit(applied: true, reason: nil),
                events: [.textChanged(field: "pw", text: "abc", length: 3, edit: TextEdit(0, 6, "abc"), selection: .caret(3))],
@@ -99,20 +144,23 @@ final class SecretTests: XCTestCase {
                .submission(valid: true, values: [FieldValue(field: "pw", text: "abc")], withheld: [], errors: []),
                events: [.submitted(values: [FieldValue(field: "pw", text: "abc")], withheld: [])])
         h.send(.setRevealed(field: "pw", false),
-               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false }, display: "•••", text: nil, selection: .caret(3)))],
+               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false },
+                                                                         display: "•••", text: nil, selection: .caret(3)))],
                state: { $0["pw"].attributes.revealed = false; $0["pw"].display = "•••" })
     }
 
     func testSetSecureMasksAndUnmasks() {
         var h = FormHarness(fields: [field("a") { $0.text = "abcd" }])
         h.send(.setSecure(field: "a", true),
-               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = true }, display: "••••", text: nil, selection: .caret(4)))],
+               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = true },
+                                                                        display: "••••", text: nil, selection: .caret(4)))],
                state: { $0["a"].attributes.secure = true; $0["a"].display = "••••" })
         h.send(.setText(field: "a", text: "xyz"), .edit(applied: true, reason: nil),
                events: [.textChanged(field: "a", text: nil, length: 3, edit: TextEdit(0, 4, "•••"), selection: .caret(3))],
                state: { $0["a"].holds("xyz", display: "•••", length: 3, selection: .caret(3)) })
         h.send(.setSecure(field: "a", false),
-               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = false }, display: "xyz", text: "xyz", selection: .caret(3)))],
+               events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = false },
+                                                                        display: "xyz", text: "xyz", selection: .caret(3)))],
                state: { $0["a"].attributes.secure = false; $0["a"].display = "xyz" })
     }
 

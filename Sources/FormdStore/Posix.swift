@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few system calls the store makes, with EINTR retried and errors as messages.
+enum Posix {
+    struct Failure: Error {
+        var message: String
+        init(_ what: String, _ code: Int32 = errno) { message = "\(what): \(String(cString: strerror(code)))" }
+    }
+
+    /// Files are created 0600 and chmod'ed to it: only the owner may read the state.
+    static let fileMode: mode_t = 0o600
+    static let directoryMode: mode_t = 0o700
+
+    static func openDirectory(_ path: String, create: Bool) throws(Failure) -> Int32 {
+        if create && mkdir(path, directoryMode) != 0 && errno != EEXIST {
+            throw Failure("cannot create directory \(path)")
+        }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 { throw Failure("cannot open directory \(path)") }
+        return fd
+    }
+
+    /// The whole file, or nil when it does not exist.
+    static func readFile(_ dir: Int32, _ name: String) throws(Failure) -> [UInt8]? {
+        let fd = openat(dir, name, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw Failure("cannot open \(name)")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var st = stat()
+        if fstat(fd, &st) == 0 { bytes.reserveCapacity(Int(st.st_size) + 1) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { bytes.append(contentsOf: chunk[0..<n]); continue }
+            if n == 0 { return bytes }
+            if errno == EINTR { continue }
+            throw Failure("cannot read \(name)")
+        }
+    }
+
+    /// A new file (truncated if it exists) opened for appending, mode 0600.
+    static func create(_ dir: Int32, _ name: String) throws(Failure) -> Int32 {
+        let fd = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, fileMode)
+        if fd < 0 { throw Failure("cannot create \(name)") }
+        if fchmod(fd, fileMode) != 0 {
+            let code = errno
+            close(fd)
+            throw Failure("cannot chmod \(name)", code)
+        }
+        return fd
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ what: String) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n > 0 { offset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            throw Failure("cannot write \(what)", n == 0 ? EIO : errno)
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ what: String) throws(Failure) {
+        let failure: Failure? = bytes.withUnsafeBytes { raw in
+            do throws(Failure) { try writeAll(fd, raw, what) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// The file's data reaches the disk (and its size, which appends change).
+    static func syncData(_ fd: Int32, _ what: String) throws(Failure) {
+        while fdatasync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw Failure("cannot fsync \(what)")
+        }
+    }
+
+    /// Data and metadata: for a directory, the names in it.
+    static func sync(_ fd: Int32, _ what: String) throws(Failure) {
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw Failure("cannot fsync \(what)")
+        }
+    }
+
+    static func rename(_ dir: Int32, _ from: String, _ to: String) throws(Failure) {
+        if renameat(dir, from, dir, to) != 0 { throw Failure("cannot rename \(from) to \(to)") }
+    }
+
+    static func removeIfPresent(_ dir: Int32, _ name: String) {
+        _ = unlinkat(dir, name, 0)
+    }
+
+    static func exists(_ dir: Int32, _ name: String) -> Bool {
+        var st = stat()
+        return fstatat(dir, name, &st, 0) == 0
+    }
+
+    /// An exclusive lock on `name` in `dir`, held until the returned descriptor closes
+    /// (also when the process dies); nil when another process holds it.
+    static func lock(_ dir: Int32, _ name: String) throws(Failure) -> Int32? {
+        let fd = openat(dir, name, O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
+        if fd < 0 { throw Failure("cannot open \(name)") }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK { return nil }
+            throw Failure("cannot lock \(name)", code)
+        }
+        return fd
+    }
+}

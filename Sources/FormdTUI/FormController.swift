@@ -1,0 +1,216 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormdJSON
+
+/// How a run ended.
+enum Outcome {
+    case submitted(JSONObject)
+    case cancelled
+}
+
+/// One form being filled in: the protocol client, the view it keeps up to date from the
+/// events, and the key loop that turns keys into requests.
+struct FormController {
+    private var client = FormClient()
+    private(set) var view = FormView()
+
+    /// Sends a request and applies its events to the view.
+    @discardableResult
+    private mutating func call(_ method: String, _ params: [(String, JSONValue)] = []) -> Reply {
+        var view = self.view
+        let reply = client.call(method, params) { name, p in view.apply(event: name, p) }
+        self.view = view
+        return reply
+    }
+
+    /// Reads the form file, defines the form through the protocol and focuses its first
+    /// field. Returns a message for stderr when that fails.
+    mutating func load(path: String) -> String? {
+        let bytes: [UInt8]
+        switch FormController.read(path) {
+        case .success(let b): bytes = b
+        case .failure(let reason): return "cannot read form file \(path): \(reason.message)"
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            return "bad form file \(path): not valid JSON: \(error.message)"
+        }
+        // A form file is what `formd --form` reads: `fields` and `presets` become the
+        // `defineForm` params; nothing else (no `form`: this front end fills the default).
+        guard case .object(let file) = value else {
+            return "bad form file \(path): a form file must be a JSON object with \"fields\" (and optionally \"presets\"), got \(value.typeName)"
+        }
+        if let key = file.keys.first(where: { $0 != "fields" && $0 != "presets" }) {
+            return "bad form file \(path): unknown key \"\(key)\" in the form file; allowed keys: fields, presets"
+        }
+        guard file["fields"] != nil else {
+            return "bad form file \(path): missing \"fields\" (an array of field specs)"
+        }
+        call("initialize", [("clientInfo", .object(JSONObject([JSONMember(key: "name", value: .string("formd tui"))]))),
+                            ("positionEncoding", .string("character"))])
+        if case .error(_, let message) = call("defineForm", file.members.map { ($0.key, $0.value) }) {
+            return "bad form file \(path): \(message)"
+        }
+        call("focusNext")
+        return nil
+    }
+
+    /// The key loop: reads keys from the terminal, sends requests, redraws.
+    mutating func run(tty: Int32, title: String?) -> Outcome {
+        var renderer = ScreenRenderer(title: title)
+        var decoder = KeyDecoder()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        func draw(_ renderer: inout ScreenRenderer, _ view: FormView) {
+            let size = RawTerminal.size()
+            RawTerminal.write(renderer.render(view, rows: size.rows, columns: size.columns))
+        }
+        draw(&renderer, view)
+        while true {
+            var fds = [pollfd(fd: tty, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: RawTerminal.redrawFD, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, nfds_t(fds[1].fd >= 0 ? 2 : 1), decoder.wantsFlush ? 40 : -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .cancelled
+            }
+            var keys: [Key] = []
+            if ready == 0 { keys = decoder.flush() }
+            if fds[1].revents != 0 && RawTerminal.takeRedraw() { RawTerminal.write(Array("\u{1b}[2J".utf8)) }
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                let n = Glibc.read(tty, &buffer, buffer.count)
+                if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN) { return .cancelled }
+                if n > 0 { keys += decoder.feed(Array(buffer[0..<n])) }
+            }
+            if !keys.isEmpty { view.notice = nil }
+            for key in keys {
+                switch handle(key) {
+                case .next: break
+                case .redraw: RawTerminal.write(Array("\u{1b}[2J".utf8))
+                case .finish(let outcome): return outcome
+                }
+            }
+            if view.notice != nil && !keys.isEmpty { RawTerminal.write([0x07]) }
+            draw(&renderer, view)
+        }
+    }
+
+    private enum Step {
+        case next, redraw
+        case finish(Outcome)
+    }
+
+    /// One key: the requests it stands for.
+    private mutating func handle(_ key: Key) -> Step {
+        if case .escape = key { return .finish(.cancelled) }
+        if case .control(0x03) = key { return .finish(.cancelled) }
+        if case .control(0x0C) = key { return .redraw }
+        guard let focused = view.focused else {
+            switch key {
+            case .tab, .down: call("focusNext")
+            case .backTab, .up: call("focusPrevious")
+            case .enter: return submit()
+            default: break
+            }
+            return .next
+        }
+        func delete(_ direction: String, _ unit: String) {
+            call("delete", [("direction", .string(direction)), ("unit", .string(unit))])
+        }
+        func move(_ to: String, _ extend: Bool) {
+            call("moveCaret", [("to", .string(to)), ("extend", .bool(extend))])
+        }
+        switch key {
+        case .text(let s):
+            // One request per character, as a keyboard types them: a run arrives at once
+            // when typing is fast, and one-character fields must each get theirs (and
+            // advance) in turn.
+            // The last one may leave the form (autoAdvance): the rest has nowhere to go.
+            for c in s where view.firstResponder != nil { call("insertText", [("text", .string(String(c)))]) }
+        case .paste(let s):
+            let text = FormController.singleLine(s)
+            if !text.isEmpty { call("editAction", [("action", .string("paste")), ("text", .string(text))]) }
+        case .enter:
+            return pressReturn()
+        case .tab, .down: call("focusNext")
+        case .backTab, .up: call("focusPrevious")
+        case .backspace: delete("backward", "character")
+        case .delete: delete("forward", "character")
+        case .deleteWordBackward: delete("backward", "word")
+        case .deleteWordForward: delete("forward", "word")
+        case .deleteToEnd: delete("forward", "line")
+        case .left(let e): move("left", e)
+        case .right(let e): move("right", e)
+        case .wordLeft(let e): move("wordLeft", e)
+        case .wordRight(let e): move("wordRight", e)
+        case .home(let e): move("start", e)
+        case .end(let e): move("end", e)
+        case .control(0x12):
+            if focused.secure {
+                call("setRevealed", [("field", .string(focused.id)), ("revealed", .bool(!focused.revealed))])
+            }
+        case .control(0x15):
+            if focused.length > 0 { call("setText", [("field", .string(focused.id)), ("text", .string(""))]) }
+        case .control(0x1A), .control(0x1F): call("undo")
+        case .control(0x19): call("redo")
+        default: break
+        }
+        return .next
+    }
+
+    /// Return: the form's own handling, then, if it submitted or left the last field,
+    /// the submit that fetches the values (secrets included).
+    private mutating func pressReturn() -> Step {
+        view.submitted = false
+        let action = call("pressReturn").object["action"]?.stringValue
+        switch action {
+        case "submit":
+            return view.submitted ? submit() : .next
+        case "next", "resign":
+            return view.firstResponder == nil ? submit() : .next
+        default:
+            return .next
+        }
+    }
+
+    /// `submit {includeSecrets: true}`: the values when the form is valid; otherwise the
+    /// `submitFailed` event has marked the fields whose errors to show, and the form
+    /// stays open.
+    private mutating func submit() -> Step {
+        let result = call("submit", [("includeSecrets", .bool(true))]).object
+        if result["valid"]?.boolValue == true, let values = result["values"]?.objectValue {
+            return .finish(.submitted(values))
+        }
+        return .next
+    }
+
+    /// A pasted text for a one-line field: line breaks and tabs become spaces, a final
+    /// line break is dropped.
+    static func singleLine(_ s: String) -> String {
+        var t = s
+        while let last = t.last, last == "\n" || last == "\r" || last == "\r\n" { t.removeLast() }
+        return String(t.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" ? " " : $0 })
+    }
+
+    struct ReadError: Error { var message: String }
+
+    /// A whole file (or stdin for `-`) with plain Glibc calls.
+    static func read(_ path: String) -> Result<[UInt8], ReadError> {
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(ReadError(message: String(cString: strerror(errno)))) }
+        defer { if fd != 0 { close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = Glibc.read(fd, &chunk, chunk.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadError(message: String(cString: strerror(errno))))
+            }
+            if n == 0 { return .success(bytes) }
+            bytes += chunk[0..<n]
+        }
+    }
+}
