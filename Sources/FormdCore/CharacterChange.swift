@@ -9,6 +9,13 @@ public struct CharacterChange: Equatable, Sendable {
     public var removedCount: Int
     public var inserted: String
     public var insertedCount: Int
+    /// The untrimmed window, in characters: `windowRemoved` characters from `windowStart`
+    /// gave way to `windowInserted`. A masked field reports this, not the trimmed change:
+    /// trimming compares the hidden characters, and where it stops would tell which of
+    /// them equal what was typed.
+    public var windowStart: Int
+    public var windowRemoved: Int
+    public var windowInserted: Int
 
     /// Characters are compared by their bytes, not by canonical equivalence: a composed
     /// "é" replacing a decomposed one is a change. `old` and `new` hold `oldCount` and
@@ -36,6 +43,7 @@ public struct CharacterChange: Equatable, Sendable {
         }
         return CharacterChange(startOffset: startOffset + p, startUTF8: startUTF8 + prefixBytes,
                                removed: String(old[oi..<oe]), removedCount: oldCount - p - q,
-                               inserted: String(new[ni..<ne]), insertedCount: newCount - p - q)
+                               inserted: String(new[ni..<ne]), insertedCount: newCount - p - q,
+                               windowStart: startOffset, windowRemoved: oldCount, windowInserted: newCount)
     }
 }

@@ -32,13 +32,14 @@ extension TextBuffer {
         return c
     }
 
+    /// Lines end at any newline character (`\n`, `\r\n`, `\r`, U+2028, U+2029…).
     /// Start of the line `c` is on; at a line start, just before the newline, so a line
     /// delete there joins the two lines.
     func lineStart(before c: Cursor, masked: Bool) -> Cursor {
         if masked { return start }
         var p = c
-        if p.offset > 0 && text[text.index(before: p.index)] == "\n" { return before(p) }
-        while p.offset > 0 && text[text.index(before: p.index)] != "\n" { p = before(p) }
+        if p.offset > 0 && text[text.index(before: p.index)].isNewline { return before(p) }
+        while p.offset > 0 && !text[text.index(before: p.index)].isNewline { p = before(p) }
         return p
     }
 
@@ -46,8 +47,8 @@ extension TextBuffer {
     func lineEnd(after c: Cursor, masked: Bool) -> Cursor {
         if masked { return end }
         var p = c
-        if p.offset < length && text[p.index] == "\n" { return after(p) }
-        while p.offset < length && text[p.index] != "\n" { p = after(p) }
+        if p.offset < length && text[p.index].isNewline { return after(p) }
+        while p.offset < length && !text[p.index].isNewline { p = after(p) }
         return p
     }
 }

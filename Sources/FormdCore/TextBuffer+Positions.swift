@@ -76,8 +76,8 @@ extension TextBuffer {
     public func edit(_ change: CharacterChange, _ encoding: PositionEncoding, masked: Bool) -> TextEdit {
         if masked {
             let w = encoding.bulletWidth
-            return TextEdit(start: change.startOffset * w, end: (change.startOffset + change.removedCount) * w,
-                            text: String(repeating: "•", count: change.insertedCount))
+            return TextEdit(start: change.windowStart * w, end: (change.windowStart + change.windowRemoved) * w,
+                            text: String(repeating: "•", count: change.windowInserted))
         }
         // The text before the change is the same in the old and the new text.
         let start = position(Cursor(index(utf8: change.startUTF8), change.startOffset), encoding, masked: false)
