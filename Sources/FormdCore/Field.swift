@@ -6,8 +6,10 @@
 /// real change.
 public struct Field: Equatable, Sendable {
     public let id: String
-    public private(set) var spec: FieldSpec
-    public private(set) var attributes: FieldAttributes
+    /// Shared with every field configured alike; see `FieldConfiguration`.
+    private var configuration: FieldConfiguration
+    /// The `text` key of the field's own spec, if it gave one.
+    private var ownText: String?
     public private(set) var initialText: String
     public internal(set) var buffer: TextBuffer
     var history: EditHistory
@@ -22,36 +24,49 @@ public struct Field: Equatable, Sendable {
     public internal(set) var restoredWithoutSecret = false
 
     /// Builds a field from its spec; fails on an unknown preset, a bad pattern or bounds,
-    /// or an initial text that breaks `maxLength`.
+    /// or an initial text that breaks `maxLength`. `sharing` is a configuration to reuse
+    /// when the spec resolves to the same one (the previous field's, when defining a form).
     public init(spec: FieldSpec, presets: PresetLibrary, limits: EngineLimits = EngineLimits()) throws(FormError) {
-        let resolved = try presets.resolve(configuration: spec.configuration, own: spec.options)
-        let attributes = FieldAttributes(resolving: resolved)
-        try Field.check(attributes, field: spec.id)
-        let initial = resolved.text ?? ""
+        try self.init(spec: spec, presets: presets, limits: limits, sharing: nil)
+    }
+
+    init(spec: FieldSpec, presets: PresetLibrary, limits: EngineLimits, sharing: FieldConfiguration?) throws(FormError) {
+        let configuration: FieldConfiguration
+        if let shared = sharing, shared.matches(configuration: spec.configuration, options: spec.options) {
+            configuration = shared
+        } else {
+            configuration = try FieldConfiguration(configuration: spec.configuration, options: spec.options,
+                                                   presets: presets, field: spec.id)
+        }
+        let attributes = configuration.attributes
+        let initial = spec.options.text ?? configuration.presetText ?? ""
         let length = initial.count
         if let max = attributes.maxLength, length > max {
-            throw .invalidParams("field \(quoted(spec.id)): text has \(length) characters but maxLength is \(max)")
+            throw .invalidParams("field \(quoted(spec.id)): text has \(length) \(length == 1 ? "character" : "characters") but maxLength is \(max)")
         }
         self.id = spec.id
-        self.spec = spec
-        self.attributes = attributes
+        self.configuration = configuration
+        self.ownText = spec.options.text
         self.initialText = initial
         self.buffer = TextBuffer(initial)
         self.history = EditHistory(limit: limits.maxUndoSteps)
         self.validity = Validity(text: initial, length: length, attributes: attributes)
     }
 
-    private static func check(_ a: FieldAttributes, field: String) throws(FormError) {
-        if let min = a.minLength, min < 0 {
-            throw .invalidParams("field \(quoted(field)): minLength must be 0 or more, got \(min)")
-        }
-        if let max = a.maxLength, max < 0 {
-            throw .invalidParams("field \(quoted(field)): maxLength must be 0 or more, got \(max)")
-        }
-        if let min = a.minLength, let max = a.maxLength, min > max {
-            throw .invalidParams("field \(quoted(field)): minLength \(min) is greater than maxLength \(max)")
-        }
+    /// The spec this field was built from (or last reconfigured to).
+    public var spec: FieldSpec {
+        var options = configuration.options
+        options.text = ownText
+        return FieldSpec(id: id, configuration: configuration.configuration, options: options)
     }
+
+    /// The effective configuration: read in place from the shared instance, never copied.
+    public var attributes: FieldAttributes {
+        _read { yield configuration.attributes }
+    }
+
+    /// The configuration object, for fields built alike to share.
+    var sharedConfiguration: FieldConfiguration { configuration }
 
     /// The field with `spec` re-resolved against `presets`, keeping the person's text,
     /// selection and undo history. `initialText` is always what the spec resolves to

@@ -1,7 +1,9 @@
 /// Defining a form and changing its fields' configuration.
 extension Form {
-    /// Replaces every field. Ids must be unique; every spec must resolve.
-    mutating func define(_ specs: [FieldSpec], presets custom: [String: FieldOptions]) throws(FormError) {
+    /// Replaces every field. Ids must be unique; every spec must resolve. `announce: false`
+    /// skips the `formDefined` event (and the whole-form snapshot it carries) when nobody
+    /// can be listening yet: loading a form file before the first client.
+    mutating func define(_ specs: [FieldSpec], presets custom: [String: FieldOptions], announce: Bool = true) throws(FormError) {
         let library = PresetLibrary.builtIn.adding(custom)
         var seen = Set<String>()
         var newFields: [Field] = []
@@ -10,11 +12,13 @@ extension Form {
             guard seen.insert(spec.id).inserted else {
                 throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
             }
-            newFields.append(try Field(spec: spec, presets: library, limits: limits))
+            // Fields configured like the one before share its configuration object.
+            let field = try Field(spec: spec, presets: library, limits: limits, sharing: newFields.last?.sharedConfiguration)
+            newFields.append(field)
         }
         presets = library
         replaceFields(newFields)
-        emitState { .formDefined($0) }
+        if announce { emitState { .formDefined($0) } }
     }
 
     /// Adds a field after `after` (or at the end).

@@ -25,6 +25,14 @@ public struct FormEngine: Equatable, Sendable {
 
     public func form(_ name: String) -> Form? { indexByName[name].map { storage[$0] } }
 
+    /// Defines form `name` before any client is connected: like `defineForm`, but with no
+    /// `formDefined` event, so a large form file is loaded without a second copy of it.
+    public mutating func load(_ fields: [FieldSpec], presets: [String: FieldOptions], into name: String = FormEngine.defaultForm) throws(FormError) {
+        var form = self.form(name) ?? Form(name: name, limits: limits)
+        try form.define(fields, presets: presets, announce: false)
+        install(form)
+    }
+
     /// Puts `form` in, replacing a form of the same name (restoring saved state).
     mutating func install(_ form: Form) {
         if let i = indexByName[form.name] {

@@ -38,42 +38,8 @@ case .help:
 case .version:
     print("\(ServerInfo.name) \(ServerInfo.version) (protocol \(ServerInfo.protocolVersion))")
 case .serve(let options):
-    var engine = FormEngine(limits: options.engineLimits)
-    if let path = options.formFile {
-        let bytes: [UInt8]
-        switch FileContents.read(path) {
-        case .success(let b): bytes = b
-        case .failure(let f): fail("cannot read form file \(path): \(f.reason)")
-        }
-        do {
-            _ = try engine.perform(FormFile.command(from: bytes, maxDepth: options.sessionLimits.maxDepth))
-        } catch let error as ProtocolError {
-            fail("bad form file \(path): \(error.message)")
-        } catch let error as FormError {
-            fail("bad form file \(path): \(error.message)")
-        } catch {
-            fail("bad form file \(path): \(error)")
-        }
-    }
     Signals.install()
-    var store: StateStore? = nil
-    if var storeOptions = options.state {
-        // Room for the record structure around hints that nest as deep as input may.
-        storeOptions.maxDepth = max(storeOptions.maxDepth, options.sessionLimits.maxDepth + 16)
-        // For tests: compact after this many journal bytes instead of 1 MiB.
-        if let v = getenv("FORMD_STATE_COMPACT_BYTES"), let n = Int(String(cString: v)), n > 0 {
-            storeOptions.compactAfterBytes = n
-        }
-        do {
-            let opened = try StateStore.open(storeOptions, initial: engine)
-            for note in opened.notes { warn("state \(storeOptions.path): \(note)") }
-            engine = opened.engine
-            store = opened.store
-        } catch {
-            fail("state \(storeOptions.path): \(error.message)")
-        }
-    }
-    var session = Session(engine: engine, limits: options.sessionLimits)
+    var (session, store) = makeSession(options)
     session.observer = store
     var server = StdioServer(session: session)
     server.run()

@@ -104,7 +104,7 @@ final class FailureAtomicityTests: XCTestCase {
                       throws: .invalidParams("field \"a\": text has 4 characters but maxLength is 2"))
         // The initial text "a" of field a itself also counts against a new maxLength.
         h.sendFailing(.configureField("a", options: options { $0.maxLength = 0 }, configuration: nil),
-                      throws: .invalidParams("field \"a\": text has 1 characters but maxLength is 0"))
+                      throws: .invalidParams("field \"a\": text has 1 character but maxLength is 0"))
         // Exactly at the limit, in characters, is fine.
         h.define("other", fields: [field("x") { $0.text = "👍🏽👍🏽"; $0.maxLength = 2 }])
     }

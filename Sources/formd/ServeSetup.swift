@@ -1,0 +1,57 @@
+import FormdCore
+import FormdProtocol
+import FormdServer
+import FormdStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The session `formd` serves: the engine from `--form`, then from `--state` if it holds
+/// one. A function, so the engine and the form file's bytes are gone once the session
+/// holds the engine (a second reference would make the first edit copy every field).
+func makeSession(_ options: ServeOptions) -> (Session, StateStore?) {
+    var engine = FormEngine(limits: options.engineLimits)
+    if let path = options.formFile {
+        loadFormFile(path, into: &engine, maxDepth: options.sessionLimits.maxDepth)
+    }
+    var store: StateStore? = nil
+    if var storeOptions = options.state {
+        // Room for the record structure around hints that nest as deep as input may.
+        storeOptions.maxDepth = max(storeOptions.maxDepth, options.sessionLimits.maxDepth + 16)
+        // For tests: compact after this many journal bytes instead of 1 MiB.
+        if let v = getenv("FORMD_STATE_COMPACT_BYTES"), let n = Int(String(cString: v)), n > 0 {
+            storeOptions.compactAfterBytes = n
+        }
+        do {
+            let opened = try StateStore.open(storeOptions, initial: engine)
+            for note in opened.notes { warn("state \(storeOptions.path): \(note)") }
+            engine = opened.engine
+            store = opened.store
+        } catch {
+            fail("state \(storeOptions.path): \(error.message)")
+        }
+    }
+    return (Session(engine: engine, limits: options.sessionLimits), store)
+}
+
+/// Loads the default form from a form file, or stops with status 2 naming the file and
+/// the problem. No client is connected yet, so no `formDefined` is built.
+private func loadFormFile(_ path: String, into engine: inout FormEngine, maxDepth: Int) {
+    let command: FormCommand
+    switch FileContents.read(path) {
+    case .failure(let f):
+        fail("cannot read form file \(path): \(f.reason)")
+    case .success(let bytes):
+        do {
+            command = try FormFile.command(from: bytes, maxDepth: maxDepth)
+        } catch {
+            fail("bad form file \(path): \(error.message)")
+        }
+    }
+    guard case .defineForm(let fields, let presets) = command else { fail("bad form file \(path)") }
+    do {
+        try engine.load(fields, presets: presets)
+    } catch {
+        fail("bad form file \(path): \(error.message)")
+    }
+}
