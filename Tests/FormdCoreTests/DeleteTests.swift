@@ -48,7 +48,7 @@ final class DeleteTests: XCTestCase {
         var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = "s3👍🏽" }])
         h.send(.delete(field: "pw"), Self.applied,
                events: [.deletePressed(field: "pw", textBefore: "•••"),
-                        .textChanged(field: "pw", text: nil, length: 2, edit: TextEdit(2, 3, ""), selection: .caret(2))],
+                        .textChanged(field: "pw", text: nil, length: 2, edit: TextEdit(1, 3, "•"), selection: .caret(2))],
                state: { $0["pw"].holds("s3", display: "••", length: 2, selection: .caret(2)) })
     }
 

@@ -126,6 +126,49 @@ final class DeleteUnitTests: XCTestCase {
                state: { $0["a"].holds("li", length: 2, selection: .caret(2)) })
     }
 
+    /// A line ends at any newline character (`Character.isNewline`), not only "\n":
+    /// "\r\n" (one character), "\r", NEL, U+2028, U+2029. Backspace by line from the end
+    /// of "one⏎two" takes "two" only; again, the newline alone. Forward from the start
+    /// takes "one" only; again, the newline alone.
+    func testALineEndsAtAnyNewlineCharacter() {
+        for newline in ["\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}", "\u{0B}", "\u{0C}"] {
+            let text = "one" + newline + "two"          // o n e ⏎ t w o: seven characters
+            var h = FormHarness(fields: [field("a") { $0.text = text }, field("b") { $0.text = text }])
+            h.send(.delete(field: "a", unit: .line), Self.applied,
+                   events: [.deletePressed(field: "a", textBefore: text),
+                            .textChanged(field: "a", text: "one" + newline, length: 4, edit: TextEdit(4, 7, ""), selection: .caret(4))],
+                   state: { $0["a"].holds("one" + newline, length: 4, selection: .caret(4)) })
+            h.send(.delete(field: "a", unit: .line), Self.applied,
+                   events: [.deletePressed(field: "a", textBefore: "one" + newline),
+                            .textChanged(field: "a", text: "one", length: 3, edit: TextEdit(3, 4, ""), selection: .caret(3))],
+                   state: { $0["a"].holds("one", length: 3, selection: .caret(3)) })
+            caretAt(&h, "b", 0)
+            h.send(.delete(field: "b", direction: .forward, unit: .line), Self.applied,
+                   events: [.textChanged(field: "b", text: newline + "two", length: 4, edit: TextEdit(0, 3, ""), selection: .caret(0))],
+                   state: { $0["b"].holds(newline + "two", length: 4, selection: .caret(0)) })
+            h.send(.delete(field: "b", direction: .forward, unit: .line), Self.applied,
+                   events: [.textChanged(field: "b", text: "two", length: 3, edit: TextEdit(0, 1, ""), selection: .caret(0))],
+                   state: { $0["b"].holds("two", length: 3, selection: .caret(0)) })
+        }
+    }
+
+    /// Positions stay in the client's units: "\r\n" is two bytes, U+2028 three.
+    func testALineDeleteAcrossAMultiByteNewlineCountsInTheClientsUnits() {
+        for (newline, utf8End) in [("\r\n", 8), ("\u{2028}", 9)] {
+            var h = FormHarness(fields: [field("a") { $0.text = "one" + newline + "two" }], encoding: .utf8)
+            let newlineEnd = utf8End - 3
+            h.send(.delete(field: "a", unit: .line), Self.applied,
+                   events: [.deletePressed(field: "a", textBefore: "one" + newline + "two"),
+                            .textChanged(field: "a", text: "one" + newline, length: 4, edit: TextEdit(newlineEnd, utf8End, ""),
+                                         selection: .caret(newlineEnd))],
+                   state: { $0["a"].holds("one" + newline, length: 4, selection: .caret(newlineEnd)) })
+            h.send(.delete(field: "a", unit: .line), Self.applied,
+                   events: [.deletePressed(field: "a", textBefore: "one" + newline),
+                            .textChanged(field: "a", text: "one", length: 3, edit: TextEdit(3, newlineEnd, ""), selection: .caret(3))],
+                   state: { $0["a"].holds("one", length: 3, selection: .caret(3)) })
+        }
+    }
+
     // MARK: selection
 
     func testASelectionIsDeletedWhateverTheUnitAndOnlyBackspacePressesAKey() {
@@ -203,7 +246,7 @@ final class DeleteUnitTests: XCTestCase {
         caretAt(&h, "pw", 4)
         h.send(.delete(field: "pw", unit: .word), Self.applied,
                events: [.deletePressed(field: "pw", textBefore: "•••••"),
-                        .textChanged(field: "pw", text: nil, length: 1, edit: TextEdit(0, 4, ""), selection: .caret(0))],
+                        .textChanged(field: "pw", text: nil, length: 1, edit: TextEdit(0, 5, "•"), selection: .caret(0))],
                state: { $0["pw"].holds("d", display: "•", length: 1, selection: .caret(0)) })
         h.send(.delete(field: "pw", direction: .forward, unit: .word), Self.applied,
                events: [.textChanged(field: "pw", text: nil, length: 0, edit: TextEdit(0, 1, ""), selection: .caret(0))],
@@ -211,7 +254,7 @@ final class DeleteUnitTests: XCTestCase {
         caretAt(&h, "pin", 4)
         h.send(.delete(field: "pin", unit: .line), Self.applied,
                events: [.deletePressed(field: "pin", textBefore: "•••••"),
-                        .textChanged(field: "pin", text: nil, length: 1, edit: TextEdit(0, 4, ""), selection: .caret(0))],
+                        .textChanged(field: "pin", text: nil, length: 1, edit: TextEdit(0, 5, "•"), selection: .caret(0))],
                state: { $0["pin"].holds("4", display: "•", length: 1, selection: .caret(0)) })
         h.send(.delete(field: "pin", direction: .forward, unit: .line), Self.applied,
                events: [.textChanged(field: "pin", text: nil, length: 0, edit: TextEdit(0, 1, ""), selection: .caret(0))],

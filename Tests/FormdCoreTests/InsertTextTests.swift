@@ -107,7 +107,7 @@ final class InsertTextTests: XCTestCase {
         h.send(.select(field: "pw", start: 1, end: 2), .selection(TextRange(1, 2)),
                events: [.selectionChanged(field: "pw", selection: TextRange(1, 2))], state: { $0["pw"].selection = TextRange(1, 2) })
         h.send(.insertText(field: "pw", text: "XY"), Self.applied,
-               events: [.textChanged(field: "pw", text: nil, length: 4, edit: TextEdit(1, 2, "••"), selection: .caret(3))],
+               events: [.textChanged(field: "pw", text: nil, length: 4, edit: TextEdit(0, 3, "••••"), selection: .caret(3))],
                state: { $0["pw"].holds("aXYc", display: "••••", length: 4, selection: .caret(3)) })
     }
 

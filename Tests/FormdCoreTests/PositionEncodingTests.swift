@@ -115,7 +115,7 @@ final class PositionEncodingTests: XCTestCase {
                       throws: .invalidParams("position \(6 * w + 1) is outside the field's text (0...\(6 * w) in \(enc))"),
                       file: file, line: line)
         h.send(.insertText(field: "pw", text: "👍🏽"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "pw", text: nil, length: 5, edit: TextEdit(w, 3 * w, "•"), selection: .caret(2 * w))],
+               events: [.textChanged(field: "pw", text: nil, length: 5, edit: TextEdit(0, 4 * w, "•••"), selection: .caret(2 * w))],
                state: { $0["pw"].holds("a👍🏽漢👍🏽b", display: "•••••", length: 5, selection: .caret(2 * w)) }, file: file, line: line)
         // Unmasking restates the selection in the text's own units, masking again in bullets.
         h.send(.setRevealed(field: "pw", true),

@@ -174,6 +174,75 @@ final class SecretTests: XCTestCase {
         h.send(.setSecure(field: "a", true), events: [])
     }
 
+    // MARK: The edit of a masked field
+
+    // A masked field's `textChanged.edit` is the edit window, untrimmed: the replaced
+    // range widened by one character on each side where there is one, all of it given
+    // as bullets. A minimal diff would be trimmed by comparing the hidden characters with
+    // the new ones, and where the trimming stopped would tell which of them are equal.
+    // The window depends only on positions and lengths, which the display shows anyway.
+
+    /// Before: "password1" → "password2" reported {8, 9, "•"}, so the hidden text began
+    /// with the eight characters sent. Now `setText` reports the whole text, 0..<9, and
+    /// "passwordA" or any other nine characters give the very same event.
+    func testSetTextOnAMaskedFieldReportsTheWholeTextWhateverItHid() {
+        for encoding in PositionEncoding.allCases {
+            let w = encoding.bulletWidth
+            var emitted: [[FormEvent]] = []
+            for hidden in ["password1", "passwordA", "Zq9xKwHv7"] {
+                var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = hidden }], encoding: encoding)
+                let records = h.send(.setText(field: "pw", text: "password2"), .edit(applied: true, reason: nil),
+                                     events: [.textChanged(field: "pw", text: nil, length: 9, edit: TextEdit(0, 9 * w, "•••••••••"),
+                                                           selection: .caret(9 * w))],
+                                     state: { $0["pw"].holds("password2", display: "•••••••••", length: 9, selection: .caret(9 * w)) })
+                emitted.append(records.map(\.event))
+            }
+            XCTAssertEqual(emitted[0], emitted[1], "\(encoding)")
+            XCTAssertEqual(emitted[0], emitted[2], "\(encoding)")
+        }
+    }
+
+    /// Before: typing "a" at caret 1 of hidden "pa" reported the insert at 2 ("pa" +
+    /// "a": the hidden "a" equals the typed one), of hidden "pb" at 1. Now both report
+    /// the window around the caret, characters 0..<2 becoming three bullets; so does the
+    /// undo, characters 0..<3 becoming two.
+    func testTypingInAMaskedFieldReportsTheWindowWhateverTheNeighboursAre() {
+        for encoding in PositionEncoding.allCases {
+            let w = encoding.bulletWidth
+            var emitted: [[FormEvent]] = []
+            for hidden in ["pa", "pb", "aa", "ap"] {
+                let typed = String(hidden.prefix(1)) + "a" + String(hidden.dropFirst())
+                var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = hidden }], encoding: encoding)
+                h.send(.select(field: "pw", start: w, end: w), .selection(.caret(w)),
+                       events: [.selectionChanged(field: "pw", selection: .caret(w))], state: { $0["pw"].selection = .caret(w) })
+                var records = h.send(.insertText(field: "pw", text: "a"), .edit(applied: true, reason: nil),
+                                     events: [.textChanged(field: "pw", text: nil, length: 3, edit: TextEdit(0, 2 * w, "•••"),
+                                                           selection: .caret(2 * w))],
+                                     state: { $0["pw"].holds(typed, display: "•••", length: 3, selection: .caret(2 * w)) })
+                records += h.send(.undo(field: "pw"), .edit(applied: true, reason: nil),
+                                  events: [.textChanged(field: "pw", text: nil, length: 2, edit: TextEdit(0, 3 * w, "••"),
+                                                        selection: .caret(w))],
+                                  state: { $0["pw"].holds(hidden, display: "••", length: 2, selection: .caret(w), dirty: false) })
+                emitted.append(records.map(\.event))
+            }
+            for other in emitted.dropFirst() { XCTAssertEqual(emitted[0], other, "\(encoding)") }
+        }
+    }
+
+    /// Shown text keeps the minimal diff: nothing is hidden, and a client patching its
+    /// copy wants the smallest edit.
+    func testARevealedSecureFieldKeepsTheMinimalEdit() {
+        var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = "password1"; $0.revealed = true }])
+        h.send(.setText(field: "pw", text: "password2"), .edit(applied: true, reason: nil),
+               events: [.textChanged(field: "pw", text: "password2", length: 9, edit: TextEdit(8, 9, "2"), selection: .caret(9))],
+               state: { $0["pw"].holds("password2", length: 9, selection: .caret(9)) })
+        h.send(.select(field: "pw", start: 1, end: 1), .selection(.caret(1)),
+               events: [.selectionChanged(field: "pw", selection: .caret(1))], state: { $0["pw"].selection = .caret(1) })
+        h.send(.insertText(field: "pw", text: "a"), .edit(applied: true, reason: nil),
+               events: [.textChanged(field: "pw", text: "paassword2", length: 10, edit: TextEdit(2, 2, "a"), selection: .caret(2))],
+               state: { $0["pw"].holds("paassword2", length: 10, selection: .caret(2)) })
+    }
+
     func testFieldAddedAndStateEventsWithholdTheSecret() {
         var h = FormHarness(fields: plainFields("a"))
         let added = FieldSnapshot.expect("pw", configuration: ["password"], attributes: h.passwordAttributes,
