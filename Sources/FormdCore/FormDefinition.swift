@@ -63,7 +63,12 @@ extension Form {
         if now.attributes.masksText != old.attributes.masksText {
             changes.display = now.display
             changes.text = now.visibleText
-            changes.selection = now.buffer.selection(encoding, masked: now.attributes.masksText)
+            // Positions count over the display while masked: report the selection only
+            // where that moves it (it does in utf-8, where a bullet is three bytes).
+            let selection = now.buffer.selection(encoding, masked: now.attributes.masksText)
+            if selection != old.buffer.selection(encoding, masked: old.attributes.masksText) {
+                changes.selection = selection
+            }
         }
         if !changes.isEmpty { emit(.fieldChanged(field: now.id, changes: changes)) }
         if let change { emitTextChanged(i, change) }
