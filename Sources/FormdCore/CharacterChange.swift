@@ -9,11 +9,10 @@ public struct CharacterChange: Equatable, Sendable {
     public var removedCount: Int
     public var inserted: String
     public var insertedCount: Int
-    /// The untrimmed window, in characters: `windowRemoved` characters from `windowStart`
-    /// gave way to `windowInserted`. A masked field reports this, not the trimmed change:
-    /// trimming compares the hidden characters, and where it stops would tell which of
-    /// them equal what was typed.
-    public var windowStart: Int
+    /// The untrimmed window, in characters: `windowRemoved` characters gave way to
+    /// `windowInserted`. Their difference is the change in length, which a masked field
+    /// reports (as a whole-display replacement) instead of anything trimmed: trimming
+    /// compares the hidden characters.
     public var windowRemoved: Int
     public var windowInserted: Int
 
@@ -44,6 +43,6 @@ public struct CharacterChange: Equatable, Sendable {
         return CharacterChange(startOffset: startOffset + p, startUTF8: startUTF8 + prefixBytes,
                                removed: String(old[oi..<oe]), removedCount: oldCount - p - q,
                                inserted: String(new[ni..<ne]), insertedCount: newCount - p - q,
-                               windowStart: startOffset, windowRemoved: oldCount, windowInserted: newCount)
+                               windowRemoved: oldCount, windowInserted: newCount)
     }
 }

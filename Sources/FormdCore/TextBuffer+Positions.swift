@@ -75,9 +75,12 @@ extension TextBuffer {
     /// A change as the client sees it: positions in its encoding over the old text.
     public func edit(_ change: CharacterChange, _ encoding: PositionEncoding, masked: Bool) -> TextEdit {
         if masked {
+            // A masked field's edit replaces the whole display: any narrower range would be
+            // computed from the hidden characters (where they equal what was typed, where a
+            // flag's halves are) and tell something about them. Only lengths are public.
             let w = encoding.bulletWidth
-            return TextEdit(start: change.windowStart * w, end: (change.windowStart + change.windowRemoved) * w,
-                            text: String(repeating: "•", count: change.windowInserted))
+            let oldLength = length - change.windowInserted + change.windowRemoved
+            return TextEdit(start: 0, end: oldLength * w, text: String(repeating: "•", count: length))
         }
         // The text before the change is the same in the old and the new text.
         let start = position(Cursor(index(utf8: change.startUTF8), change.startOffset), encoding, masked: false)
