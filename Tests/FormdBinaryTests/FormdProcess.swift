@@ -34,7 +34,12 @@ enum FormdProcess {
         try run(args, inputData: Data(input.utf8), timeout: timeout)
     }
 
+    /// Writing to a formd that has already exited (a bad form file, a test that stops it)
+    /// must be an EPIPE error for the test, not a SIGPIPE that kills the test runner.
+    private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     static func run(_ args: [String], inputData: Data, timeout: TimeInterval = 20) throws -> Output {
+        _ = ignoreSIGPIPE
         let process = Process()
         process.executableURL = binary
         process.arguments = args
@@ -49,7 +54,7 @@ enum FormdProcess {
         nonisolated(unsafe) var out = Data(), err = Data()
         DispatchQueue.global().async(group: group) { out = stdout.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { err = stderr.fileHandleForReading.readDataToEndOfFile() }
-        stdin.fileHandleForWriting.write(inputData)
+        try? stdin.fileHandleForWriting.write(contentsOf: inputData)
         try? stdin.fileHandleForWriting.close()
         if group.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
