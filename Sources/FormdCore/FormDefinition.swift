@@ -3,6 +3,7 @@ extension Form {
     /// Replaces every field. Ids must be unique; every spec must resolve.
     mutating func define(_ specs: [FieldSpec], presets custom: [String: FieldOptions]) throws(FormError) {
         let library = PresetLibrary.builtIn.adding(custom)
+        try limits.checkFields(specs.count, form: name)
         var seen = Set<String>()
         var newFields: [Field] = []
         newFields.reserveCapacity(specs.count)
@@ -11,6 +12,7 @@ extension Form {
                 throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
             }
             newFields.append(try Field(spec: spec, presets: library, limits: limits))
+            try limits.checkInitialText(of: newFields[newFields.count - 1])
         }
         presets = library
         replaceFields(newFields)
@@ -23,7 +25,9 @@ extension Form {
             throw .invalidParams("field \(quoted(spec.id)) already exists in form \(quoted(name))")
         }
         let at = try after.map { id throws(FormError) in try index(of: id) + 1 } ?? fields.count
+        try limits.checkFields(fields.count + 1, form: name)
         let field = try Field(spec: spec, presets: presets, limits: limits)
+        try limits.checkInitialText(of: field)
         insertField(field, at: at)
         emit(.fieldAdded(fieldSnapshot(at, includeSecrets: false), index: at))
     }
@@ -46,6 +50,7 @@ extension Form {
         spec.options = spec.options.overlaid(with: options)
         if let configuration { spec.configuration = configuration }
         let new = try old.reconfigured(to: spec, presets: presets)
+        if new.initialText != old.initialText { try limits.checkInitialText(of: new) }
         fields[i] = new
 
         // A new initial text goes in as an edit, so it has an undo step and a precise edit.

@@ -20,6 +20,7 @@ public struct FormEngine: Equatable, Sendable {
                                  encoding: PositionEncoding = .character) throws(FormError) -> CommandOutcome {
         guard forms[formName] != nil else {
             guard command.createsForm else { throw .unknownForm(formName) }
+            try limits.checkNewForm(existing: forms.count, name: formName)
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
             let result = try form.perform(command, encoding: encoding)
@@ -45,6 +46,7 @@ extension Form {
 
     /// Dispatches one command. Lookups and checks that throw come first in every case.
     mutating func perform(_ command: FormCommand) throws(FormError) -> CommandResult {
+        try checkTextLimit(command)
         let result: CommandResult
         switch command {
         case .defineForm(let specs, let presets):
