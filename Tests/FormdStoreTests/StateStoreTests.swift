@@ -80,6 +80,30 @@ final class StateStoreTests: XCTestCase {
         }
     }
 
+    /// A journal that ends cleanly is appended to at the next start, without writing
+    /// anything first; a change of `persistSecrets` compacts instead.
+    func testACleanJournalIsContinuedWithoutACompaction() throws {
+        let dir = try temporaryDirectory(self)
+        var s = try StoredSession(StoreOptions(path: dir))
+        XCTAssertEqual(s.store.compactions, 1, "the first start writes the files")
+        s.send(Self.form)
+        s.close()
+        let journal = try readBytes(dir + "/journal")
+        var t = try StoredSession(StoreOptions(path: dir))
+        XCTAssertEqual(t.store.compactions, 0)
+        XCTAssertEqual(try readBytes(dir + "/journal"), journal)
+        t.send(#"{"id":2,"method":"setText","params":{"field":"name","text":"appended"}}"#)
+        t.close()
+        XCTAssertEqual(Array(try readBytes(dir + "/journal").prefix(journal.count)), journal)
+        let u = try StoredSession(StoreOptions(path: dir, persistSecrets: true))
+        XCTAssertEqual(u.engine.forms["default"]?.fields.first?.text, "appended")
+        XCTAssertEqual(u.store.compactions, 1, "the files must say they may hold secrets now")
+        u.close()
+        let v = try StoredSession(StoreOptions(path: dir, persistSecrets: true))
+        XCTAssertEqual(v.store.compactions, 0)
+        v.close()
+    }
+
     func testTheDroppedTailIsReportedAndTruncatedAtTheNextStart() throws {
         let dir = try temporaryDirectory(self)
         var s = try StoredSession(StoreOptions(path: dir))
@@ -103,9 +127,9 @@ final class StateStoreTests: XCTestCase {
         let dir = try temporaryDirectory(self)
         var s = try StoredSession(StoreOptions(path: dir))
         s.send(Self.form)
+        try s.store.compact(s.engine)
+        s.send(#"{"id":2,"method":"setText","params":{"field":"name","text":"in the journal"}}"#)
         s.close()
-        // Reopen so the snapshot holds the form (the journal is folded in at start).
-        try StateStore.open(StoreOptions(path: dir), initial: FormEngine()).store.close()
         let snapshot = try readBytes(dir + "/snapshot")
         let journal = try readBytes(dir + "/journal")
         for damage in [{ (b: inout [UInt8]) in b[b.count / 2] ^= 0x04 }, { $0.removeLast(5) }, { $0.removeAll() },
@@ -165,6 +189,7 @@ final class StateStoreTests: XCTestCase {
         // What the files hold, read back and written out again, is the same state.
         let opened = try StateStore.open(StoreOptions(path: dir, persistSecrets: true), initial: FormEngine())
         XCTAssertEqual(states(opened.engine), before)
+        try opened.store.compact(opened.engine)
         let snapshot = try readBytes(dir + "/snapshot")
         let decoded = try StateStore.decodeSnapshot(snapshot, maxDepth: 64)
         XCTAssertEqual(decoded.generation, opened.store.generation)
