@@ -27,5 +27,6 @@ let package = Package(
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON"]),
         .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore"]),
         .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON"]),
+        .testTarget(name: "FormdStoreTests", dependencies: ["FormdStore", "FormdServer", "FormdProtocol", "FormdCore", "FormdJSON"]),
     ]
 )

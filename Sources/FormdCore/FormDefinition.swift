@@ -5,6 +5,7 @@ extension Form {
     /// can be listening yet: loading a form file before the first client.
     mutating func define(_ specs: [FieldSpec], presets custom: [String: FieldOptions], announce: Bool = true) throws(FormError) {
         let library = PresetLibrary.builtIn.adding(custom)
+        try limits.checkFields(specs.count, form: name)
         var seen = Set<String>()
         var newFields: [Field] = []
         newFields.reserveCapacity(specs.count)
@@ -14,6 +15,7 @@ extension Form {
             }
             // Fields configured like the one before share its configuration object.
             let field = try Field(spec: spec, presets: library, limits: limits, sharing: newFields.last?.sharedConfiguration)
+            try limits.checkInitialText(of: field)
             newFields.append(field)
         }
         presets = library
@@ -27,7 +29,9 @@ extension Form {
             throw .invalidParams("field \(quoted(spec.id)) already exists in form \(quoted(name))")
         }
         let at = try after.map { id throws(FormError) in try index(of: id) + 1 } ?? fields.count
+        try limits.checkFields(fields.count + 1, form: name)
         let field = try Field(spec: spec, presets: presets, limits: limits)
+        try limits.checkInitialText(of: field)
         insertField(field, at: at)
         emit(.fieldAdded(fieldSnapshot(at, includeSecrets: false), index: at))
     }
@@ -50,6 +54,7 @@ extension Form {
         spec.options = spec.options.overlaid(with: options)
         if let configuration { spec.configuration = configuration }
         let new = try old.reconfigured(to: spec, presets: presets)
+        if new.initialText != old.initialText { try limits.checkInitialText(of: new) }
         fields[i] = new
 
         // A new initial text goes in as an edit, so it has an undo step and a precise edit.

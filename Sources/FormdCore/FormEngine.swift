@@ -51,6 +51,7 @@ public struct FormEngine: Equatable, Sendable {
                                  events: inout [EventRecord]) throws(FormError) -> CommandResult {
         guard let i = indexByName[formName] else {
             guard command.createsForm else { throw .unknownForm(formName) }
+            try limits.checkNewForm(existing: forms.count, name: formName)
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
             let result = try form.perform(command, encoding: encoding, events: &events)
@@ -88,6 +89,7 @@ extension Form {
 
     /// Dispatches one command. Lookups and checks that throw come first in every case.
     mutating func perform(_ command: FormCommand) throws(FormError) -> CommandResult {
+        try checkTextLimit(command)
         let result: CommandResult
         switch command {
         case .defineForm(let specs, let presets):

@@ -5,10 +5,13 @@ import Glibc
 /// Reads a file descriptor in large blocks and splits it into lines there, without ever
 /// holding a line longer than `maxLineBytes`: an over-long line is drained to its newline
 /// and reported once, so a hostile peer cannot make the daemon buffer without bound.
+/// Of a dropped line only its first `prefixBytes` are kept, so the refusal can name the
+/// request's `id` when it comes early in the line.
 public struct LineReader {
     public enum Item {
         case line(UnsafeRawBufferPointer)
-        case tooLong
+        /// A line longer than the limit, already dropped; `prefix` is its start.
+        case tooLong(prefix: UnsafeRawBufferPointer)
     }
 
     public enum ReadResult: Equatable {
@@ -23,23 +26,33 @@ public struct LineReader {
     private var end = 0
     /// Inside an over-long line: bytes are dropped until the next newline.
     private var discarding = false
+    /// The start of the over-long line being dropped: `prefix[0..<prefixCount]`.
+    private let prefix: UnsafeMutableRawBufferPointer
+    private var prefixCount = 0
 
-    public init(fd: Int32, maxLineBytes: Int, blockSize: Int = 1 << 16) {
+    public init(fd: Int32, maxLineBytes: Int, blockSize: Int = 1 << 16, prefixBytes: Int = 512) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
         buffer = .allocate(byteCount: max(blockSize, 1024), alignment: 1)
+        prefix = .allocate(byteCount: max(prefixBytes, 1), alignment: 1)
     }
 
-    /// Frees the buffer; the reader must not be used afterwards.
-    public mutating func close() { buffer.deallocate() }
+    /// Frees the buffers; the reader must not be used afterwards.
+    public mutating func close() {
+        buffer.deallocate()
+        prefix.deallocate()
+    }
 
-    /// One `read(2)` into free space. `interrupted` lets the caller look at signal flags.
+    private var keptPrefix: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: prefix[0..<prefixCount]) }
+
+    /// One `read(2)` into free space. `interrupted` (EINTR, or EAGAIN on a non-blocking
+    /// descriptor): nothing was read; the caller looks at its flags and tries again.
     public mutating func fill() -> ReadResult {
         makeRoom()
         let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
         if n > 0 { end += n; return .data }
         if n == 0 { return .endOfInput }
-        return errno == EINTR ? .interrupted : .failed(errno)
+        return errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK ? .interrupted : .failed(errno)
     }
 
     /// Hands out every complete line now in the buffer. The pointer is valid only during
@@ -52,18 +65,18 @@ public struct LineReader {
             let wasDiscarding = discarding
             discarding = false
             start += len + 1
-            let keepGoing = wasDiscarding ? body(.tooLong) : body(.line(UnsafeRawBufferPointer(start: base, count: len)))
+            let keepGoing = wasDiscarding ? body(.tooLong(prefix: keptPrefix)) : body(.line(UnsafeRawBufferPointer(start: base, count: len)))
             if !keepGoing { return }
         }
         if final && start < end {
             let base = buffer.baseAddress! + start
             let len = end - start
             start = end
-            _ = discarding ? body(.tooLong) : body(.line(UnsafeRawBufferPointer(start: base, count: len)))
+            _ = discarding ? body(.tooLong(prefix: keptPrefix)) : body(.line(UnsafeRawBufferPointer(start: base, count: len)))
             discarding = false
         } else if final && discarding {
             discarding = false
-            _ = body(.tooLong)
+            _ = body(.tooLong(prefix: keptPrefix))
         }
     }
 
@@ -79,6 +92,9 @@ public struct LineReader {
         if discarding {
             end = 0
         } else if end > maxLineBytes {
+            // The held bytes are the line's start: keep a little of it, drop the rest.
+            prefixCount = min(end, prefix.count)
+            prefix.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<prefixCount]))
             discarding = true
             end = 0
         } else if end == buffer.count {

@@ -9,7 +9,7 @@ import FormdJSON
 /// answered in a few large writes while a single interactive request is answered at once.
 public struct OutputChannel {
     public var writer = JSONWriter(reservingCapacity: 1 << 16)
-    private let fd: Int32
+    public let fd: Int32
     /// Set when the reader went away (EPIPE) or writing failed: nothing more can be said.
     public private(set) var isClosed = false
 
@@ -17,8 +17,15 @@ public struct OutputChannel {
 
     public var pendingBytes: Int { writer.bytes.count }
 
-    /// Writes everything buffered; on a closed pipe, marks the channel closed and drops
-    /// the rest instead of spinning.
+    /// The reader is known to be gone (the pipe reported an error or hang-up): nothing
+    /// buffered can be written any more.
+    public mutating func markClosed() {
+        isClosed = true
+        writer.bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes everything buffered; on a closed pipe (EPIPE) or another write error, marks
+    /// the channel closed and drops the rest instead of spinning.
     public mutating func flush() {
         defer { writer.bytes.removeAll(keepingCapacity: true) }
         if isClosed { return }
@@ -28,6 +35,11 @@ public struct OutputChannel {
                 let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n > 0 { offset += n; continue }
                 if n < 0 && errno == EINTR { continue }
+                if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    // A non-blocking descriptor inherited from the parent: wait until it drains.
+                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    if poll(&p, 1, -1) >= 0 || errno == EINTR { continue }
+                }
                 isClosed = true
                 return
             }

@@ -47,14 +47,18 @@ public struct Session: Sendable {
         if let last = bytes.last, last == UInt8(ascii: "\r") { bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast()) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         if bytes.count > limits.maxLineBytes {
-            refuseLongLine(into: &w)
+            refuseLongLine(prefix: UnsafeRawBufferPointer(rebasing: bytes.prefix(Session.idPrefixBytes)), into: &w)
             return
         }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes, maxDepth: limits.maxDepth)
         } catch {
-            writeLine(&w) { MessageWriter.writeError(id: .null, Session.protocolError(for: error), to: &$0) }
+            // A limit answers the request it refused when its id can be read; a line that
+            // is not JSON has no id (JSON-RPC: null).
+            var id = RequestID.null
+            if case .depthExceeded = error.kind { id = LeadingID.scan(bytes) ?? .null }
+            writeLine(&w) { MessageWriter.writeError(id: id, Session.protocolError(for: error), to: &$0) }
             return
         }
         guard case .array(let batch) = value else {
@@ -87,10 +91,16 @@ public struct Session: Sendable {
         w.writeRaw("]\n")
     }
 
-    /// The answer for a line longer than `maxLineBytes`; the reader has already dropped it.
-    public mutating func refuseLongLine(into w: inout JSONWriter) {
+    /// How much of an over-long line is searched for the request's `id`.
+    public static let idPrefixBytes = 512
+
+    /// The answer for a line longer than `maxLineBytes`; the reader has already dropped it
+    /// but for `prefix`, its start. The answer carries the request's `id` when the prefix
+    /// shows it (`LeadingID`), else null.
+    public mutating func refuseLongLine(prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), into w: inout JSONWriter) {
         let error = ProtocolError(.limitExceeded, "limit maxLineBytes exceeded: line \(lineNumber) is longer than \(limits.maxLineBytes) bytes (raise it with --max-line-bytes)")
-        writeLine(&w) { MessageWriter.writeError(id: .null, error, to: &$0) }
+        let id = LeadingID.scan(prefix) ?? .null
+        writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
     }
 
     /// Counts a line that was dropped before it could be handled (too long), so later

@@ -4,18 +4,40 @@ import Glibc
 
 /// Termination requests from SIGTERM and SIGINT, turned into a flag the read loop checks.
 ///
-/// The handler only stores to a `sig_atomic_t`; it is installed without SA_RESTART so a
-/// blocked `read` returns EINTR and the loop sees the flag at once. SIGPIPE is ignored so
-/// a closed stdout shows up as EPIPE from `write`, not as death by signal.
+/// The handler stores to a `sig_atomic_t` and writes one byte to a non-blocking pipe
+/// (both async-signal-safe). The server polls that pipe beside its input, so a signal
+/// that arrives just before it starts waiting still wakes it: no window in which a
+/// signal is noticed only at the next input. The handler is installed without SA_RESTART,
+/// so a blocked `write` returns EINTR as well. SIGPIPE is ignored so a closed stdout
+/// shows up as EPIPE from `write`, not as death by signal.
 public enum Signals {
     nonisolated(unsafe) private static var terminationSignal: sig_atomic_t = 0
+    /// The self-pipe: [read end, write end]; -1 until `install`.
+    nonisolated(unsafe) private static var wakePipe: (Int32, Int32) = (-1, -1)
 
     public static var terminationRequested: Bool { terminationSignal != 0 }
 
+    /// Readable once a termination signal has arrived (-1 before `install`).
+    public static var wakeFD: Int32 { wakePipe.0 }
+
     public static func install() {
         signal(SIGPIPE, SIG_IGN)
+        if wakePipe.0 < 0 {
+            var fds: [Int32] = [-1, -1]
+            if pipe(&fds) == 0 {
+                for fd in fds {
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                }
+                wakePipe = (fds[0], fds[1])
+            }
+        }
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { sig in Signals.terminationSignal = sig }
+        action.__sigaction_handler.sa_handler = { sig in
+            Signals.terminationSignal = sig
+            var byte: UInt8 = 1
+            _ = write(Signals.wakePipe.1, &byte, 1)
+        }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGTERM, &action, nil)

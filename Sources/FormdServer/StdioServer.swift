@@ -5,6 +5,10 @@ import FormdJSON
 
 /// Runs a session over a pair of file descriptors until end of input, `shutdown`, a
 /// termination signal or a closed output.
+///
+/// Between reads it waits in `poll` on the input, the output and the signal pipe, so it
+/// sleeps while idle, wakes at once for SIGTERM/SIGINT, and notices a reader that closed
+/// the output even while no input comes (then it stops quietly: nothing could be said).
 public struct StdioServer {
     public private(set) var session: Session
     private var output: OutputChannel
@@ -28,7 +32,8 @@ public struct StdioServer {
         // measures the line against the limit.
         var reader = LineReader(fd: inputFD, maxLineBytes: session.limits.maxLineBytes + 1)
         defer { reader.close() }
-        while !session.isShutDown && !output.isClosed && !halted && !Signals.terminationRequested {
+        while !stopped {
+            guard waitForInput() else { break }
             let result = reader.fill()
             switch result {
             case .data:
@@ -66,12 +71,39 @@ public struct StdioServer {
             switch item {
             case .line(let bytes):
                 session.handleLine(bytes, into: &output.writer)
-            case .tooLong:
+            case .tooLong(let prefix):
                 session.skipLine()
-                session.refuseLongLine(into: &output.writer)
+                session.refuseLongLine(prefix: prefix, into: &output.writer)
             }
             return !session.isShutDown
         }
+    }
+
+    private var stopped: Bool {
+        session.isShutDown || output.isClosed || halted || Signals.terminationRequested
+    }
+
+    /// Sleeps until the input has something to read (data, end of input or an error,
+    /// which `read` then reports). False when a termination signal arrived or the output
+    /// reported an error or hang-up (its reader went away) instead.
+    private mutating func waitForInput() -> Bool {
+        let gone = Int16(POLLERR | POLLHUP | POLLNVAL)
+        while !Signals.terminationRequested {
+            var fds = [pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: output.fd, events: 0, revents: 0),
+                       pollfd(fd: Signals.wakeFD, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                return true
+            }
+            if fds[1].revents & gone != 0 {
+                output.markClosed()
+                return false
+            }
+            if fds[2].revents != 0 { return false }
+            if fds[0].revents != 0 { return true }
+        }
+        return false
     }
 
     /// True when a read would not block: more of the burst is already waiting.

@@ -13,9 +13,15 @@ enum Posix {
     static let fileMode: mode_t = 0o600
     static let directoryMode: mode_t = 0o700
 
+    /// Opens `path`, first creating it and any missing parents (mode 0700) if asked.
     static func openDirectory(_ path: String, create: Bool) throws(Failure) -> Int32 {
         if create && mkdir(path, directoryMode) != 0 && errno != EEXIST {
-            throw Failure("cannot create directory \(path)")
+            guard errno == ENOENT else { throw Failure("cannot create directory \(path)") }
+            var prefix = path.hasPrefix("/") ? "/" : ""
+            for part in path.split(separator: "/") {
+                prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+                if mkdir(prefix, directoryMode) != 0 && errno != EEXIST { throw Failure("cannot create directory \(prefix)") }
+            }
         }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd < 0 { throw Failure("cannot open directory \(path)") }
@@ -47,6 +53,18 @@ enum Posix {
     static func create(_ dir: Int32, _ name: String) throws(Failure) -> Int32 {
         let fd = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, fileMode)
         if fd < 0 { throw Failure("cannot create \(name)") }
+        if fchmod(fd, fileMode) != 0 {
+            let code = errno
+            close(fd)
+            throw Failure("cannot chmod \(name)", code)
+        }
+        return fd
+    }
+
+    /// An existing file opened for appending (and made 0600 if it was not).
+    static func openForAppend(_ dir: Int32, _ name: String) throws(Failure) -> Int32 {
+        let fd = openat(dir, name, O_WRONLY | O_APPEND | O_CLOEXEC)
+        if fd < 0 { throw Failure("cannot open \(name)") }
         if fchmod(fd, fileMode) != 0 {
             let code = errno
             close(fd)

@@ -107,7 +107,14 @@ public final class StateStore: @unchecked Sendable {
         Posix.removeIfPresent(dirFD, journalTemp)
         let recovered = try store.recover(initial: initial)
         do {
-            try store.compactFiles(recovered.engine)
+            if let a = recovered.appendable {
+                // A clean journal: go on appending, with no writes at start.
+                try store.reopenJournal(bytes: a.journalBytes, snapshotBytes: a.snapshotBytes)
+            } else {
+                // First start, a dropped tail, a stale journal or a change of
+                // `persistSecrets`: start the next generation from what was restored.
+                try store.compactFiles(recovered.engine)
+            }
         } catch {
             throw StoreError("cannot write the state: \(error.message)")
         }
@@ -125,6 +132,10 @@ public final class StateStore: @unchecked Sendable {
         /// Journal records applied.
         public var records: Int
         public var notes: [String]
+        /// The journal continues the snapshot, ends with a whole record and was written
+        /// with the same `persistSecrets`: the daemon may append to it as it is instead
+        /// of compacting at start. Its size, and the snapshot's.
+        public var appendable: (journalBytes: Int, snapshotBytes: Int, secrets: Bool)? = nil
     }
 
     private func recover(initial: FormEngine) throws(StoreError) -> Recovered {
@@ -135,9 +146,10 @@ public final class StateStore: @unchecked Sendable {
         } catch {
             throw StoreError(error.message)
         }
-        let recovered = try StateStore.recover(snapshot: snapshot, journal: journal, initial: initial,
+        var recovered = try StateStore.recover(snapshot: snapshot, journal: journal, initial: initial,
                                                path: options.path, maxDepth: options.maxDepth)
         generation = recovered.generation
+        if let a = recovered.appendable, a.secrets != options.persistSecrets { recovered.appendable = nil }
         return recovered
     }
 
@@ -152,7 +164,7 @@ public final class StateStore: @unchecked Sendable {
             }
             return Recovered(engine: initial, restored: false, generation: 0, records: 0, notes: [])
         }
-        let decoded: (generation: Int, forms: [PersistedForm])
+        let decoded: (generation: Int, secrets: Bool, forms: [PersistedForm])
         do {
             decoded = try decodeSnapshot(snapshot, maxDepth: maxDepth)
         } catch {
@@ -162,14 +174,16 @@ public final class StateStore: @unchecked Sendable {
         for f in decoded.forms { forms[f.name] = f }
         var notes: [String] = []
         var applied = 0
+        var appendable: (journalBytes: Int, snapshotBytes: Int, secrets: Bool)? = nil
         if let journal, !journal.isEmpty {
             let scan = RecordCodec.scan(journal, maxDepth: maxDepth)
             guard let header = scan.records.first else {
                 throw StoreError("\(path(journalName)) has no valid header (\(scan.damage?.description ?? "empty")); refusing to start (move it away to start from the snapshot)")
             }
             let journalGeneration: Int
+            let journalSecrets: Bool
             do {
-                journalGeneration = try decodeHeader(header, type: "journal")
+                (journalGeneration, journalSecrets) = try decodeHeader(header, type: "journal")
             } catch {
                 throw StoreError("\(path(journalName)) has a bad header (\(error.message)); refusing to start (move it away to start from the snapshot)")
             }
@@ -188,12 +202,15 @@ public final class StateStore: @unchecked Sendable {
                 }
                 if let damage = scan.damage {
                     notes.append("\(path(journalName)): dropped \(journal.count - scan.validLength) bytes of a torn or corrupt tail \(damage) after \(applied) good records")
+                } else if journalSecrets == decoded.secrets {
+                    appendable = (journal.count, snapshot.count, journalSecrets)
                 }
             }
         }
         do {
             let engine = try FormEngine(limits: initial.limits, restoring: forms.values.sorted { $0.name < $1.name })
-            return Recovered(engine: engine, restored: true, generation: decoded.generation, records: applied, notes: notes)
+            return Recovered(engine: engine, restored: true, generation: decoded.generation, records: applied, notes: notes,
+                             appendable: appendable)
         } catch {
             throw StoreError("the state in \(dir) does not restore (\(error.message)); refusing to start")
         }
@@ -203,23 +220,24 @@ public final class StateStore: @unchecked Sendable {
         options.path.hasSuffix("/") ? options.path + name : options.path + "/" + name
     }
 
-    static func decodeHeader(_ o: JSONObject, type: String) throws(StateCodec.DecodeError) -> Int {
-        let r = try StateCodec.Reader(o, path: "header", allowed: ["t", "version", "generation", "forms"])
+    /// A header's generation, and whether the files of that generation may hold secrets.
+    static func decodeHeader(_ o: JSONObject, type: String) throws(StateCodec.DecodeError) -> (generation: Int, secrets: Bool) {
+        let r = try StateCodec.Reader(o, path: "header", allowed: ["t", "version", "generation", "forms", "secrets"])
         guard try r.string("t") == type else { throw StateCodec.DecodeError("the first record is not a \(type) header") }
         guard let v = try r.count("version"), v == formatVersion else {
             throw StateCodec.DecodeError("unsupported format version (this formd reads version \(formatVersion))")
         }
         guard let g = try r.count("generation"), g > 0 else { throw StateCodec.DecodeError("header has no generation") }
-        return g
+        return (g, try r.bool("secrets") ?? false)
     }
 
     /// The generation and forms of a snapshot, checking that it is whole.
-    public static func decodeSnapshot(_ bytes: [UInt8], maxDepth: Int) throws(StateCodec.DecodeError) -> (generation: Int, forms: [PersistedForm]) {
+    public static func decodeSnapshot(_ bytes: [UInt8], maxDepth: Int) throws(StateCodec.DecodeError) -> (generation: Int, secrets: Bool, forms: [PersistedForm]) {
         let scan = RecordCodec.scan(bytes, maxDepth: maxDepth)
         if let damage = scan.damage { throw StateCodec.DecodeError("damaged record \(damage)") }
         guard let header = scan.records.first else { throw StateCodec.DecodeError("empty") }
-        let generation = try decodeHeader(header, type: "snapshot")
-        guard let count = try StateCodec.Reader(header, path: "header", allowed: ["t", "version", "generation", "forms"]).count("forms") else {
+        let (generation, secrets) = try decodeHeader(header, type: "snapshot")
+        guard let count = try StateCodec.Reader(header, path: "header", allowed: ["t", "version", "generation", "forms", "secrets"]).count("forms") else {
             throw StateCodec.DecodeError("header does not say how many forms follow")
         }
         guard scan.records.count == count + 2 else {
@@ -235,7 +253,7 @@ public final class StateStore: @unchecked Sendable {
         guard try end.string("t") == "end", try end.count("forms") == count else {
             throw StateCodec.DecodeError("the snapshot does not end with its end record")
         }
-        return (generation, forms)
+        return (generation, secrets, forms)
     }
 
     /// Applies one journal record to the saved forms.
@@ -358,6 +376,12 @@ public final class StateStore: @unchecked Sendable {
         }
     }
 
+    private func reopenJournal(bytes: Int, snapshotBytes: Int) throws(Posix.Failure) {
+        journalFD = try Posix.openForAppend(dirFD, StateStore.journalName)
+        journalBytes = bytes
+        self.snapshotBytes = snapshotBytes
+    }
+
     // MARK: Compaction
 
     /// Writes `engine` as the next generation's snapshot and starts its empty journal.
@@ -381,7 +405,7 @@ public final class StateStore: @unchecked Sendable {
     private func compactFiles(_ engine: FormEngine) throws(Posix.Failure) {
         let next = generation + 1
         let header = RecordCodec.encode(["t": "journal", "version": .number(JSONNumber(StateStore.formatVersion)),
-                                         "generation": .number(JSONNumber(next))])
+                                         "generation": .number(JSONNumber(next)), "secrets": .bool(options.persistSecrets)])
         let newJournal = try Posix.create(dirFD, StateStore.journalTemp)
         let snapshot: [UInt8]
         do {
@@ -421,7 +445,8 @@ public final class StateStore: @unchecked Sendable {
         var w = JSONWriter(reservingCapacity: 1 << 16)
         let names = engine.forms.keys.sorted()
         RecordCodec.append(["t": "snapshot", "version": .number(JSONNumber(StateStore.formatVersion)),
-                            "generation": .number(JSONNumber(generation)), "forms": .number(JSONNumber(names.count))], to: &w)
+                            "generation": .number(JSONNumber(generation)), "secrets": .bool(options.persistSecrets),
+                            "forms": .number(JSONNumber(names.count))], to: &w)
         for name in names {
             var o = JSONObject()
             o.append("t", "form")
