@@ -20,7 +20,10 @@ What it checks:
      - what a schema cannot say: every selection and edit range has start <= end, and
        each textChanged matches the textSync in force (the last initialize result of
        the transcript, "full" before any): with "full" it carries display, with
-       "incremental" neither text nor display.
+       "incremental" neither text nor display; and a masked field's textChanged (under
+       "full": the one without text) replaces the whole display: edit.start 0, edit.end
+       a whole number of bullets in the position encoding in force (3 units in utf-8,
+       1 otherwise), edit.text and display one U+2022 per character (length).
 
 Prints one line per failure, then `N passed, M failed`; exits 1 if anything failed.
 """
@@ -56,6 +59,7 @@ class Checker:
         self.bad_lines = 0      # `# bad-input` lines that are JSON
         self.bad_rejected = 0   # ... of which the schemas alone reject
         self.text_sync = "full"  # per transcript: what textChanged carries
+        self.encoding = "character"  # per transcript: how positions count
 
     def ok(self) -> None:
         self.passed += 1
@@ -162,6 +166,7 @@ class Checker:
         name = path.name
         pending: dict[str, list[str]] = {}  # id key -> methods of requests awaiting a response
         self.text_sync = "full"  # what textChanged carries; set by initialize results
+        self.encoding = "character"  # how positions count; set by initialize results
         bad_next = False
         lines = path.read_text(encoding="utf-8").split("\n")
         for number, line in enumerate(lines, 1):
@@ -278,9 +283,11 @@ class Checker:
             self.check_ranges(msg["result"], f"{where} ({method} result)")
             if method == "initialize":
                 self.text_sync = msg["result"]["textSync"]
+                self.encoding = msg["result"]["positionEncoding"]
 
     def check_event_semantics(self, event: str, params: dict, where: str) -> None:
-        """What the event schemas cannot express: ordered ranges, and textSync."""
+        """What the event schemas cannot express: ordered ranges, textSync, and the
+        whole-display edit of a masked field."""
         self.check_ranges(params, f"{where} ({event} event)")
         if event != "textChanged":
             return
@@ -289,6 +296,27 @@ class Checker:
             self.fail(where, "textChanged under textSync full must carry display")
         elif self.text_sync == "incremental" and has:
             self.fail(where, f"textChanged under textSync incremental must not carry {', '.join(has)}")
+        else:
+            self.ok()
+        if self.text_sync == "full" and "text" not in params:
+            self.check_masked_edit(params, where)
+
+    def check_masked_edit(self, params: dict, where: str) -> None:
+        """A masked field's edit replaces the whole display, so that no range is computed
+        from the hidden characters."""
+        edit, bullets = params["edit"], "\u2022" * params["length"]
+        width = 3 if self.encoding == "utf-8" else 1
+        problems = []
+        if edit["start"] != 0:
+            problems.append(f"edit.start is {edit['start']}, not 0")
+        if edit["end"] % width:
+            problems.append(f"edit.end {edit['end']} is not a whole number of bullets of {width} units")
+        if edit["text"] != bullets:
+            problems.append(f"edit.text is not {params['length']} bullets")
+        if params.get("display") != bullets:
+            problems.append(f"display is not {params['length']} bullets")
+        if problems:
+            self.fail(where, "masked textChanged must replace the whole display: " + "; ".join(problems))
         else:
             self.ok()
 

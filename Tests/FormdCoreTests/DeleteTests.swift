@@ -44,11 +44,13 @@ final class DeleteTests: XCTestCase {
         XCTAssertEqual(h.expected["default"]?["a"].length, 3)
     }
 
+    /// A masked field's edit replaces the whole display: the three old bullets give way
+    /// to two, whatever the Backspace removed (here a 👍🏽 of eight UTF-8 bytes).
     func testSecureFieldReportsOneBulletPerCharacterAndNeverTheText() {
         var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = "s3👍🏽" }])
         h.send(.delete(field: "pw"), Self.applied,
                events: [.deletePressed(field: "pw", textBefore: "•••"),
-                        .textChanged(field: "pw", text: nil, length: 2, edit: TextEdit(1, 3, "•"), selection: .caret(2))],
+                        .textChanged(field: "pw", text: nil, length: 2, edit: TextEdit(0, 3, "••"), selection: .caret(2))],
                state: { $0["pw"].holds("s3", display: "••", length: 2, selection: .caret(2)) })
     }
 

@@ -89,9 +89,9 @@ final class EditActionTests: XCTestCase {
         h.send(.editAction(field: "pw", action: .cut, text: nil), .editAction(performed: true, text: "sec", reason: nil),
                events: [.textChanged(field: "pw", text: "ret", length: 3, edit: TextEdit(0, 3, ""), selection: .caret(0))],
                state: { $0["pw"].holds("ret", length: 3, selection: .caret(0)) })
+        // The caret at 0 is 0 over the text and over the display: no selection in the change.
         h.send(.setRevealed(field: "pw", false),
-               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false }, display: "•••", text: nil,
-                                                                          selection: .caret(0)))],
+               events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false }, display: "•••", text: nil))],
                state: { $0["pw"].attributes.revealed = false; $0["pw"].display = "•••" })
         select(&h, "pw", 0, 3)
         h.send(.editAction(field: "pw", action: .copy, text: nil), Self.refused(.unsupported), events: [])

@@ -27,26 +27,34 @@ final class PositionEncodingTests: XCTestCase {
         var inside: [Int]
         /// Where the caret is after "a👍🏽" in the revealed password "a👍🏽漢👍🏽b".
         var revealedCaret: Int
+        /// Whether that caret moves when masking is switched: it is `revealedCaret` over
+        /// the text and two bullets (`2 × bullet`) over the display, and `fieldChanged`
+        /// reports the selection only where the two differ.
+        var maskingSwitchMovesCaret: Bool
     }
 
     func testCharacterPositions() {
         scenario(Table(encoding: .character, bullet: 1, old: [0, 1, 2, 3, 4, 5, 6], new: [0, 1, 2, 3, 4, 5, 6],
-                       last: [0, 1, 2, 3, 4, 5], inside: [], revealedCaret: 2))
+                       last: [0, 1, 2, 3, 4, 5], inside: [], revealedCaret: 2,
+                       maskingSwitchMovesCaret: false))   // 2 over the text, 2 over the display
     }
 
     func testUTF8Positions() {
         scenario(Table(encoding: .utf8, bullet: 3, old: [0, 1, 3, 6, 9, 17, 18], new: [0, 1, 3, 5, 9, 17, 18],
-                       last: [0, 1, 3, 5, 13, 14], inside: [2, 4, 5, 7, 8, 10, 13, 16], revealedCaret: 9))
+                       last: [0, 1, 3, 5, 13, 14], inside: [2, 4, 5, 7, 8, 10, 13, 16], revealedCaret: 9,
+                       maskingSwitchMovesCaret: true))    // 9 over the text, 6 over the display
     }
 
     func testUTF16Positions() {
         scenario(Table(encoding: .utf16, bullet: 1, old: [0, 1, 2, 4, 5, 9, 10], new: [0, 1, 2, 3, 5, 9, 10],
-                       last: [0, 1, 2, 3, 7, 8], inside: [3, 6, 7, 8], revealedCaret: 5))
+                       last: [0, 1, 2, 3, 7, 8], inside: [3, 6, 7, 8], revealedCaret: 5,
+                       maskingSwitchMovesCaret: true))    // 5 over the text, 2 over the display
     }
 
     func testUTF32Positions() {
         scenario(Table(encoding: .utf32, bullet: 1, old: [0, 1, 2, 4, 5, 7, 8], new: [0, 1, 2, 3, 4, 6, 7],
-                       last: [0, 1, 2, 3, 5, 6], inside: [3, 6], revealedCaret: 3))
+                       last: [0, 1, 2, 3, 5, 6], inside: [3, 6], revealedCaret: 3,
+                       maskingSwitchMovesCaret: true))    // 3 over the text, 2 over the display
     }
 
     private func scenario(_ t: Table, file: StaticString = #filePath, line: UInt = #line) {
@@ -114,20 +122,24 @@ final class PositionEncodingTests: XCTestCase {
         h.sendFailing(.select(field: "pw", start: 0, end: 6 * w + 1),
                       throws: .invalidParams("position \(6 * w + 1) is outside the field's text (0...\(6 * w) in \(enc))"),
                       file: file, line: line)
+        // Masked: the edit replaces the whole display, six old bullets by five new ones.
         h.send(.insertText(field: "pw", text: "👍🏽"), .edit(applied: true, reason: nil),
-               events: [.textChanged(field: "pw", text: nil, length: 5, edit: TextEdit(0, 4 * w, "•••"), selection: .caret(2 * w))],
+               events: [.textChanged(field: "pw", text: nil, length: 5, edit: TextEdit(0, 6 * w, "•••••"), selection: .caret(2 * w))],
                state: { $0["pw"].holds("a👍🏽漢👍🏽b", display: "•••••", length: 5, selection: .caret(2 * w)) }, file: file, line: line)
-        // Unmasking restates the selection in the text's own units, masking again in bullets.
+        // Unmasking restates the selection in the text's own units, masking again in bullets,
+        // each only where that moves it.
+        let moved: TextRange? = t.maskingSwitchMovesCaret ? .caret(t.revealedCaret) : nil
+        let masked: TextRange? = t.maskingSwitchMovesCaret ? .caret(2 * w) : nil
         h.send(.setRevealed(field: "pw", true),
                events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = true }, display: "a👍🏽漢👍🏽b",
-                                                                          text: "a👍🏽漢👍🏽b", selection: .caret(t.revealedCaret)))],
+                                                                          text: "a👍🏽漢👍🏽b", selection: moved))],
                state: {
                    $0["pw"].attributes.revealed = true; $0["pw"].display = "a👍🏽漢👍🏽b"; $0["pw"].selection = .caret(t.revealedCaret)
                },
                file: file, line: line)
         h.send(.setRevealed(field: "pw", false),
                events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false }, display: "•••••",
-                                                                          text: nil, selection: .caret(2 * w)))],
+                                                                          text: nil, selection: masked))],
                state: { $0["pw"].attributes.revealed = false; $0["pw"].display = "•••••"; $0["pw"].selection = .caret(2 * w) },
                file: file, line: line)
 

@@ -130,11 +130,14 @@ final class SecretTests: XCTestCase {
                events: [event])
     }
 
+    /// In character positions a caret counts the same over the text and over the display,
+    /// so switching masking reports no selection (for the other encodings see
+    /// `testAMaskingSwitchReportsTheSelectionOnlyWhereItsPositionsMove`).
     func testRevealingShowsTheTextAndHidingMasksItAgain() {
         var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = secret }])
         h.send(.setRevealed(field: "pw", true),
                events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = true },
-                                                                         display: secret, text: secret, selection: .caret(6)))],
+                                                                         display: secret, text: secret))],
                state: { $0["pw"].attributes.revealed = true; $0["pw"].display = secret })
         h.send(.setText(field: "pw", text: "abc"), .edit(applied: true, reason: nil),
                events: [.textChanged(field: "pw", text: "abc", length: 3, edit: TextEdit(0, 6, "abc"), selection: .caret(3))],
@@ -145,7 +148,7 @@ final class SecretTests: XCTestCase {
                events: [.submitted(values: [FieldValue(field: "pw", text: "abc")], withheld: [])])
         h.send(.setRevealed(field: "pw", false),
                events: [.fieldChanged(field: "pw", changes: FieldChanges(options: options { $0.revealed = false },
-                                                                         display: "•••", text: nil, selection: .caret(3)))],
+                                                                         display: "•••", text: nil))],
                state: { $0["pw"].attributes.revealed = false; $0["pw"].display = "•••" })
     }
 
@@ -153,15 +156,89 @@ final class SecretTests: XCTestCase {
         var h = FormHarness(fields: [field("a") { $0.text = "abcd" }])
         h.send(.setSecure(field: "a", true),
                events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = true },
-                                                                        display: "••••", text: nil, selection: .caret(4)))],
+                                                                        display: "••••", text: nil))],
                state: { $0["a"].attributes.secure = true; $0["a"].display = "••••" })
         h.send(.setText(field: "a", text: "xyz"), .edit(applied: true, reason: nil),
                events: [.textChanged(field: "a", text: nil, length: 3, edit: TextEdit(0, 4, "•••"), selection: .caret(3))],
                state: { $0["a"].holds("xyz", display: "•••", length: 3, selection: .caret(3)) })
         h.send(.setSecure(field: "a", false),
                events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = false },
-                                                                        display: "xyz", text: "xyz", selection: .caret(3)))],
+                                                                        display: "xyz", text: "xyz"))],
                state: { $0["a"].attributes.secure = false; $0["a"].display = "xyz" })
+    }
+
+    /// Switching masking restates the selection (over the text, or over the display: one
+    /// bullet is 3 units in UTF-8, 1 in the others) only where that moves it. Worked out by
+    /// hand per encoding: character, utf-8, utf-16, utf-32.
+    func testAMaskingSwitchReportsTheSelectionOnlyWhereItsPositionsMove() {
+        struct Case {
+            var text: String
+            /// Selected before the switch, in each encoding's units of the visible text;
+            /// nil: the caret stays at the end, where the field starts.
+            var select: [PositionEncoding: TextRange]?
+            var shown: [PositionEncoding: TextRange]
+            var masked: [PositionEncoding: TextRange]
+        }
+        let cases = [
+            // ASCII: a character is one unit everywhere but a bullet is three bytes.
+            Case(text: "abc", select: nil,
+                 shown: [.character: .caret(3), .utf8: .caret(3), .utf16: .caret(3), .utf32: .caret(3)],
+                 masked: [.character: .caret(3), .utf8: .caret(9), .utf16: .caret(3), .utf32: .caret(3)]),
+            // CJK: three bytes each, like a bullet, and one UTF-16 or UTF-32 unit: never moves.
+            Case(text: "漢字", select: nil,
+                 shown: [.character: .caret(2), .utf8: .caret(6), .utf16: .caret(2), .utf32: .caret(2)],
+                 masked: [.character: .caret(2), .utf8: .caret(6), .utf16: .caret(2), .utf32: .caret(2)]),
+            // e + U+0301: 1 + 2 bytes (as one bullet), two UTF-16 and two UTF-32 units.
+            Case(text: "e\u{301}", select: nil,
+                 shown: [.character: .caret(1), .utf8: .caret(3), .utf16: .caret(2), .utf32: .caret(2)],
+                 masked: [.character: .caret(1), .utf8: .caret(3), .utf16: .caret(1), .utf32: .caret(1)]),
+            // U+1F600: four bytes, a surrogate pair, one UTF-32 unit.
+            Case(text: "😀", select: nil,
+                 shown: [.character: .caret(1), .utf8: .caret(4), .utf16: .caret(2), .utf32: .caret(1)],
+                 masked: [.character: .caret(1), .utf8: .caret(3), .utf16: .caret(1), .utf32: .caret(1)]),
+            // 1 + 4 + 4 bytes are 9 like three bullets; only UTF-16 (1 + 2 + 2 units) differs.
+            Case(text: "a😀😀", select: nil,
+                 shown: [.character: .caret(3), .utf8: .caret(9), .utf16: .caret(5), .utf32: .caret(3)],
+                 masked: [.character: .caret(3), .utf8: .caret(9), .utf16: .caret(3), .utf32: .caret(3)]),
+            // A selection whose start (0) never moves and whose end moves where a😀 and ••
+            // differ: 5 and 6 bytes, 3 and 2 UTF-16 units, 2 and 2 UTF-32 units.
+            Case(text: "a😀", select: [.character: TextRange(0, 2), .utf8: TextRange(0, 5), .utf16: TextRange(0, 3), .utf32: TextRange(0, 2)],
+                 shown: [.character: TextRange(0, 2), .utf8: TextRange(0, 5), .utf16: TextRange(0, 3), .utf32: TextRange(0, 2)],
+                 masked: [.character: TextRange(0, 2), .utf8: TextRange(0, 6), .utf16: TextRange(0, 2), .utf32: TextRange(0, 2)]),
+            // An empty field: the caret is 0 either way.
+            Case(text: "", select: nil,
+                 shown: [.character: .caret(0), .utf8: .caret(0), .utf16: .caret(0), .utf32: .caret(0)],
+                 masked: [.character: .caret(0), .utf8: .caret(0), .utf16: .caret(0), .utf32: .caret(0)]),
+        ]
+        for c in cases {
+            for encoding in PositionEncoding.allCases {
+                let shown = c.shown[encoding]!, masked = c.masked[encoding]!
+                let moves = shown != masked
+                let bullets = String(repeating: "•", count: c.text.count)
+                var h = FormHarness(fields: [field("a") { $0.text = c.text }], encoding: encoding)
+                if let range = c.select?[encoding] {
+                    h.send(.select(field: "a", start: range.start, end: range.end), .selection(range),
+                           events: [.selectionChanged(field: "a", selection: range)], state: { $0["a"].selection = range })
+                }
+                h.send(.setSecure(field: "a", true),
+                       events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = true }, display: bullets,
+                                                                                selection: moves ? masked : nil))],
+                       state: { $0["a"].attributes.secure = true; $0["a"].display = bullets; $0["a"].selection = masked })
+                h.send(.setSecure(field: "a", false),
+                       events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = false }, display: c.text,
+                                                                                text: c.text, selection: moves ? shown : nil))],
+                       state: { $0["a"].attributes.secure = false; $0["a"].display = c.text; $0["a"].selection = shown })
+                // Masked again, then unmasked by `revealed` instead of `secure`: the same switch.
+                h.send(.setSecure(field: "a", true),
+                       events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.secure = true }, display: bullets,
+                                                                                selection: moves ? masked : nil))],
+                       state: { $0["a"].attributes.secure = true; $0["a"].display = bullets; $0["a"].selection = masked })
+                h.send(.setRevealed(field: "a", true),
+                       events: [.fieldChanged(field: "a", changes: FieldChanges(options: options { $0.revealed = true }, display: c.text,
+                                                                                text: c.text, selection: moves ? shown : nil))],
+                       state: { $0["a"].attributes.revealed = true; $0["a"].display = c.text; $0["a"].selection = shown })
+            }
+        }
     }
 
     func testRevealOrSecureThatDoesNotChangeMaskingReportsOnlyTheKey() {
@@ -176,11 +253,12 @@ final class SecretTests: XCTestCase {
 
     // MARK: The edit of a masked field
 
-    // A masked field's `textChanged.edit` is the edit window, untrimmed: the replaced
-    // range widened by one character on each side where there is one, all of it given
-    // as bullets. A minimal diff would be trimmed by comparing the hidden characters with
-    // the new ones, and where the trimming stopped would tell which of them are equal.
-    // The window depends only on positions and lengths, which the display shows anyway.
+    // A masked field's `textChanged.edit` always replaces the whole display: from 0 to
+    // the old length in bullets, by one bullet per character of the new text. Any
+    // narrower range would be computed from the hidden characters: a minimal diff stops
+    // where they equal what was typed, and a window around the edit widens where a
+    // regional indicator (half of a flag) sits. Only lengths are public, and the display
+    // shows them anyway.
 
     /// Before: "password1" → "password2" reported {8, 9, "•"}, so the hidden text began
     /// with the eight characters sent. Now `setText` reports the whole text, 0..<9, and
@@ -203,10 +281,10 @@ final class SecretTests: XCTestCase {
     }
 
     /// Before: typing "a" at caret 1 of hidden "pa" reported the insert at 2 ("pa" +
-    /// "a": the hidden "a" equals the typed one), of hidden "pb" at 1. Now both report
-    /// the window around the caret, characters 0..<2 becoming three bullets; so does the
-    /// undo, characters 0..<3 becoming two.
-    func testTypingInAMaskedFieldReportsTheWindowWhateverTheNeighboursAre() {
+    /// "a": the hidden "a" equals the typed one), of hidden "pb" at 1. Now every hidden
+    /// two-character text gives the same events: the two old bullets replaced by three,
+    /// and on undo the three by two.
+    func testTypingInAMaskedFieldReportsTheWholeDisplayWhateverTheNeighboursAre() {
         for encoding in PositionEncoding.allCases {
             let w = encoding.bulletWidth
             var emitted: [[FormEvent]] = []
@@ -226,6 +304,51 @@ final class SecretTests: XCTestCase {
                 emitted.append(records.map(\.event))
             }
             for other in emitted.dropFirst() { XCTAssertEqual(emitted[0], other, "\(encoding)") }
+        }
+    }
+
+    /// Before: typing at caret 3 of a hidden "abc🇫🇷" reported {0, 4} (the window grew to
+    /// the whole text next to a regional indicator), of a hidden "abcde" {2, 4}: the range
+    /// told that the character after the caret was half of a flag. Now both replace the
+    /// whole display, four bullets by five and five by six, and differ only in the lengths
+    /// that the displays show anyway; so do their Backspaces and undos. Five-character
+    /// texts that differ only in hidden characters give identical events.
+    func testTypingNextToAHiddenFlagReportsTheWholeDisplayLikeAnyOtherText() {
+        for encoding in PositionEncoding.allCases {
+            let w = encoding.bulletWidth
+            var shapes: [String: [FormEvent]] = [:]
+            for (hidden, typed, n) in [("abc🇫🇷", "abcx🇫🇷", 4), ("abcde", "abcxde", 5), ("🇫🇷bc🇩🇪e", "🇫🇷bcx🇩🇪e", 5)] {
+                let old = String(repeating: "•", count: n), new = String(repeating: "•", count: n + 1)
+                var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = hidden }], encoding: encoding)
+                var records = h.send(.select(field: "pw", start: 3 * w, end: 3 * w), .selection(.caret(3 * w)),
+                                     events: [.selectionChanged(field: "pw", selection: .caret(3 * w))],
+                                     state: { $0["pw"].selection = .caret(3 * w) })
+                records += h.send(.insertText(field: "pw", text: "x"), .edit(applied: true, reason: nil),
+                                  events: [.textChanged(field: "pw", text: nil, length: n + 1, edit: TextEdit(0, n * w, new),
+                                                        selection: .caret(4 * w))],
+                                  state: { $0["pw"].holds(typed, display: new, length: n + 1, selection: .caret(4 * w)) })
+                records += h.send(.undo(field: "pw"), .edit(applied: true, reason: nil),
+                                  events: [.textChanged(field: "pw", text: nil, length: n, edit: TextEdit(0, (n + 1) * w, old),
+                                                        selection: .caret(3 * w))],
+                                  state: { $0["pw"].holds(hidden, display: old, length: n, selection: .caret(3 * w), dirty: false) })
+                // Backspace at caret 3 removes the hidden "c": n bullets become n − 1.
+                let fewer = String(repeating: "•", count: n - 1)
+                records += h.send(.delete(field: "pw"), .edit(applied: true, reason: nil),
+                                  events: [.deletePressed(field: "pw", textBefore: old),
+                                           .textChanged(field: "pw", text: nil, length: n - 1, edit: TextEdit(0, n * w, fewer),
+                                                        selection: .caret(2 * w))],
+                                  state: {
+                                      $0["pw"].holds(hidden.replacingOccurrences(of: "c", with: ""), display: fewer, length: n - 1,
+                                                     selection: .caret(2 * w))
+                                  })
+                let events = records.map(\.event)
+                if let same = shapes[old] {
+                    XCTAssertEqual(same, events, "\(hidden) in \(encoding)")
+                } else {
+                    shapes[old] = events
+                }
+            }
+            XCTAssertEqual(shapes.count, 2, "\(encoding)")
         }
     }
 
