@@ -12,7 +12,9 @@
 // - `LineReader` splits the same bytes, read through a pipe in small blocks with a small
 //   line limit, exactly as a plain split does: short lines byte for byte, long ones
 //   either whole or refused with a prefix of the real line;
-// - `LeadingID`, which reads ids out of unparseable lines, finishes on any bytes.
+// - `LeadingID`, which reads ids out of unparseable lines, finishes on any bytes;
+// - the engine limits hold (forms, fields per form, characters per field), and, on every
+//   16th input, each field's kept length and caret offsets agree with a recount.
 //
 // The engine runs with small limits so state stays bounded over a long run; the session
 // starts afresh after `shutdown` (the server stops reading then) and every 20000 inputs.
@@ -33,8 +35,31 @@ enum Fuzz {
         var limits = SessionLimits()
         limits.maxLineBytes = 4096
         limits.maxDepth = 24
-        let engine = FormEngine(limits: EngineLimits(maxUndoSteps: 16, maxFields: 48, maxForms: 6, maxTextLength: 1024))
+        let engine = FormEngine(limits: EngineLimits(maxUndoSteps: 16, maxFields: maxFields, maxForms: maxForms, maxTextLength: maxTextLength))
         return Session(engine: engine, limits: limits)
+    }
+
+    /// What `freshSession` allows, for the invariants.
+    static let maxForms = 6, maxFields = 48, maxTextLength = 1024
+
+    static func checkEngine(recount: Bool, _ input: UnsafeRawBufferPointer) {
+        let engine = session.engine
+        if engine.forms.count > maxForms { fail("\(engine.forms.count) forms", input) }
+        for (name, form) in engine.forms {
+            if form.fields.count > maxFields { fail("form \(name) has \(form.fields.count) fields", input) }
+            if let r = form.responder, !form.fields.indices.contains(r) { fail("form \(name): responder \(r) out of range", input) }
+            for field in form.fields {
+                let b = field.buffer
+                if b.length > maxTextLength { fail("field \(field.id) holds \(b.length) characters", input) }
+                guard recount else { continue }
+                if b.text.count != b.length { fail("field \(field.id): kept length \(b.length), counted \(b.text.count)", input) }
+                for c in [b.anchor, b.head] {
+                    if b.text.distance(from: b.text.startIndex, to: c.index) != c.offset {
+                        fail("field \(field.id): cursor offset \(c.offset) does not match its index", input)
+                    }
+                }
+            }
+        }
     }
 
     static func fail(_ message: String, _ line: UnsafeRawBufferPointer) -> Never {
@@ -130,5 +155,6 @@ public func fuzzLineHandler(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         if Fuzz.session.isShutDown { Fuzz.session = Fuzz.freshSession() }
         start = end + 1
     }
+    Fuzz.checkEngine(recount: Fuzz.inputs % 16 == 0, bytes)
     return 0
 }
