@@ -131,6 +131,40 @@ final class LimitTests: XCTestCase {
         XCTAssertEqual(codes["over-fields"], -32003)
     }
 
+    /// Limits set as high as a number goes must not overflow (a crash once: the line limit
+    /// plus one), and nesting deep enough to overflow the stack cannot be allowed.
+    func testExtremeLimitFlagsAreSafe() throws {
+        let huge = String(Int.max)
+        for flag in ["--max-line-bytes", "--max-fields", "--max-forms", "--max-text-length", "--max-undo"] {
+            let out = try FormdProcess.run([flag, huge], input: """
+                {"id":1,"method":"defineForm","params":{"fields":[{"id":"a"}]}}
+                {"id":2,"method":"setText","params":{"field":"a","text":"x"}}
+                {"id":3,"method":"undo","params":{"field":"a"}}
+
+                """)
+            XCTAssertEqual(out.status, 0, "\(flag) \(huge): \(out.stderr)")
+            XCTAssertEqual(FormdProcess.messages(out).filter { $0["result"] != nil }.count, 3, "\(flag) \(huge)")
+        }
+        let refused = try FormdProcess.run(["--max-depth", "4097"])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("'--max-depth' takes a whole number from 1 to 4096"), refused.stderr)
+        // At the ceiling, the deepest value is handled end to end (parsed, kept, echoed, compared, released).
+        let n = 4090
+        let deep = String(repeating: "[", count: n) + String(repeating: "]", count: n)
+        let out = try FormdProcess.run(["--max-depth", "4096"], input: """
+            {"id":1,"method":"defineForm","params":{"fields":[{"id":"a","hints":{"k":\(deep)}}]}}
+            {"id":2,"method":"configureField","params":{"field":"a","hints":{"k":\(deep)}}}
+            {"id":3,"method":"getState"}
+            \(deep)
+
+            """)
+        XCTAssertEqual(out.status, 0, out.stderr)
+        // (Foundation's JSON parser stops at 512 levels, so the answers are matched as text.)
+        let answered = out.stdoutLines.compactMap { line in (1...3).first { line.hasPrefix(#"{"jsonrpc":"2.0","id":\#($0),"result":"#) } }
+        XCTAssertEqual(answered, [1, 2, 3])
+        XCTAssertTrue(out.stdoutLines.last?.hasPrefix(#"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"#) == true)
+    }
+
     /// 50 MB on one line against a 1 MiB limit: drained, never held, answered to its id.
     func testAnOverlongLineIsDrainedNotBuffered() throws {
         let formd = try SpawnedFormd(["--max-line-bytes", "1048576"])
