@@ -64,7 +64,29 @@ enum FieldSpecDecoder {
             o.supportedEditActions = actions
         }
         o.hints = try r.optionalObject("hints")
+        if let hints = o.hints, let path = duplicateKeyPath(.object(hints), at: "hints") {
+            throw .invalidParams("duplicate key \(path) in \(r.path): hints are passed through as given, so each key may appear once")
+        }
         return o
+    }
+
+    /// Where in `value` an object first repeats a key (`hints.a[2].k`), at any depth
+    /// (bounded by the parser's depth limit).
+    private static func duplicateKeyPath(_ value: JSONValue, at path: String) -> String? {
+        switch value {
+        case .object(let o):
+            if let dup = o.firstDuplicateKey { return "\"\(dup)\" at \(path)" }
+            for m in o.members {
+                if let found = duplicateKeyPath(m.value, at: "\(path).\(m.key)") { return found }
+            }
+        case .array(let a):
+            for (i, v) in a.enumerated() {
+                if let found = duplicateKeyPath(v, at: "\(path)[\(i)]") { return found }
+            }
+        default:
+            break
+        }
+        return nil
     }
 
     /// A regular expression key, compiled now so a bad one is refused by name.

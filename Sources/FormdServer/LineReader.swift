@@ -32,7 +32,8 @@ public struct LineReader {
 
     public init(fd: Int32, maxLineBytes: Int, blockSize: Int = 1 << 16, prefixBytes: Int = 512) {
         self.fd = fd
-        self.maxLineBytes = maxLineBytes
+        // Far beyond any memory, and small enough that the growth arithmetic cannot overflow.
+        self.maxLineBytes = min(maxLineBytes, Int.max >> 2)
         buffer = .allocate(byteCount: max(blockSize, 1024), alignment: 1)
         prefix = .allocate(byteCount: max(prefixBytes, 1), alignment: 1)
     }

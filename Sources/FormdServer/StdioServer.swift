@@ -30,7 +30,7 @@ public struct StdioServer {
         // access to the reader itself.
         // One byte of slack for a trailing `\r`, which the session strips before it
         // measures the line against the limit.
-        var reader = LineReader(fd: inputFD, maxLineBytes: session.limits.maxLineBytes + 1)
+        var reader = LineReader(fd: inputFD, maxLineBytes: min(session.limits.maxLineBytes, Int.max >> 2) + 1)
         defer { reader.close() }
         while !stopped {
             guard waitForInput() else { break }

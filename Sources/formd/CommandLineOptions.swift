@@ -83,10 +83,11 @@ enum CommandLineOptions {
             guard i < args.count else { throw UsageError(message: "missing value for '\(flag)'") }
             return args[i]
         }
-        func count(_ flag: String) throws(UsageError) -> Int {
+        func count(_ flag: String, atMost ceiling: Int = Int.max) throws(UsageError) -> Int {
             let v = try value(flag)
-            guard let n = Int(v), n > 0 else {
-                throw UsageError(message: "'\(flag)' takes a whole number above 0, got '\(v)'")
+            guard let n = Int(v), n > 0, n <= ceiling else {
+                let range = ceiling == Int.max ? "above 0" : "from 1 to \(ceiling)"
+                throw UsageError(message: "'\(flag)' takes a whole number \(range), got '\(v)'")
             }
             return n
         }
@@ -105,7 +106,7 @@ enum CommandLineOptions {
                 fsync = f
             case "--persist-secrets": persistSecrets = true
             case "--max-line-bytes": o.sessionLimits.maxLineBytes = try count(arg)
-            case "--max-depth": o.sessionLimits.maxDepth = try count(arg)
+            case "--max-depth": o.sessionLimits.maxDepth = try count(arg, atMost: SessionLimits.maxDepthCeiling)
             case "--max-fields": o.engineLimits.maxFields = try count(arg)
             case "--max-forms": o.engineLimits.maxForms = try count(arg)
             case "--max-text-length": o.engineLimits.maxTextLength = try count(arg)

@@ -3,8 +3,12 @@ import XCTest
 
 /// Every class of bad input gets its error code, causes no event, and leaves the state as
 /// if it had never been sent: a run with bad lines interleaved ends in the same state as a
-/// run of the good lines alone.
+/// run of the good lines alone. `bad` holds the plain mistakes, `HostileInput.cases` the
+/// input built to hurt (broken UTF-8, NULs, surrogates, huge numbers, limits, garbage).
 final class BadInputTests: XCTestCase {
+    /// Small limits, so that going over each is cheap; the good commands fit.
+    static let args = ["--max-line-bytes", "2048", "--max-text-length", "64", "--max-fields", "2", "--max-forms", "1"]
+
     static let good = [
         #"{"id":"g1","method":"defineForm","params":{"fields":[{"id":"user","required":true,"maxLength":8},{"id":"pin","secure":true,"maxLength":4,"deleteOnEmpty":"focusPrevious"}]}}"#,
         #"{"id":"g2","method":"demandFocus","params":{"field":"user","demand":"become"}}"#,
@@ -49,14 +53,16 @@ final class BadInputTests: XCTestCase {
         (Data(("{\"id\":8,\"method\":\"setText\",\"params\":{\"field\":\"user\",\"text\":\"" + String(repeating: "x", count: 3000) + "\"}}").utf8), -32003, "line too long"),
     ]
 
+    static var all: [(Data, Int, String)] { bad + HostileInput.cases }
+
     func testBadInputChangesNothingAndIsAnsweredWithItsCode() throws {
-        let args = ["--max-line-bytes", "2048"]
+        let args = Self.args
         let final = #"{"id":"final","method":"getState","params":{"includeSecrets":true}}"#
         let clean = try FormdProcess.run(args, input: (Self.good + [final]).map { $0 + "\n" }.joined())
         var mixed = Data()
         for (i, line) in Self.good.enumerated() {
             mixed.append(Data((line + "\n").utf8))
-            for (bytes, _, _) in Self.bad where Self.bad.firstIndex(where: { $0.0 == bytes })! % Self.good.count == i {
+            for (bytes, _, _) in Self.ordered(i) {
                 mixed.append(bytes)
                 mixed.append(Data("\n".utf8))
             }
@@ -79,15 +85,19 @@ final class BadInputTests: XCTestCase {
                        "the final state must equal the state of the good commands alone")
     }
 
-    /// `bad` in the order the mixed run sends it.
-    static var orderedBad: [(Data, Int, String)] {
-        (0..<good.count).flatMap { i in bad.enumerated().filter { $0.offset % good.count == i }.map { $0.element } }
+    /// The bad lines sent after good line `i`: every `good.count`-th, so each class meets
+    /// several states.
+    static func ordered(_ i: Int) -> [(Data, Int, String)] {
+        all.enumerated().filter { $0.offset % good.count == i }.map { $0.element }
     }
 
+    /// `all` in the order the mixed run sends it.
+    static var orderedBad: [(Data, Int, String)] { (0..<good.count).flatMap(ordered) }
+
     func testEveryErrorMessageNamesWhatWasWrong() throws {
-        for (bytes, code, what) in Self.bad {
+        for (bytes, code, what) in Self.all {
             let define = Data((Self.good[0] + "\n").utf8)
-            let out = try FormdProcess.run(["--max-line-bytes", "2048"], inputData: define + bytes + Data("\n".utf8))
+            let out = try FormdProcess.run(Self.args, inputData: define + bytes + Data("\n".utf8))
             // The definition answers with formDefined and its response; then the bad line.
             let messages = Array(FormdProcess.messages(out).dropFirst(2))
             XCTAssertEqual(messages.count, 1, "\(what): exactly one message")

@@ -1,0 +1,211 @@
+import Foundation
+import XCTest
+
+/// Every limit has a default, a flag, and a refusal: error -32003 whose message names
+/// the limit and the flag that raises it, with nothing changed and the daemon going on.
+final class LimitTests: XCTestCase {
+    struct Case {
+        var name: String
+        var args: [String]
+        /// Commands run first; all must succeed.
+        var setup: [String]
+        /// Commands right at the limit: they must succeed.
+        var atLimit: [String]
+        /// Commands over the limit: each refused with -32003.
+        var overLimit: [String]
+    }
+
+    static let textCases: Case = Case(
+        name: "maxTextLength", args: ["--max-text-length", "5"],
+        setup: [
+            #"{"id":"s1","method":"defineForm","params":{"fields":[{"id":"a","text":"ab"},{"id":"pin","secure":true},{"id":"m","maxLength":3},{"id":"n"}]}}"#,
+            #"{"id":"s2","method":"demandFocus","params":{"field":"a","demand":"become"}}"#,
+        ],
+        atLimit: [
+            #"{"id":"k1","method":"insertText","params":{"text":"cde"}}"#,
+            #"{"id":"k2","method":"setText","params":{"field":"pin","text":"12345"}}"#,
+            // Characters, not bytes or scalars: five accented letters are five.
+            #"{"id":"k3","method":"setText","params":{"field":"n","text":"e\u0301e\u0301e\u0301e\u0301e\u0301"}}"#,
+            #"{"id":"k4","method":"configureField","params":{"field":"m","text":"xyz"}}"#,
+        ],
+        overLimit: [
+            #"{"id":"o1","method":"insertText","params":{"text":"f"}}"#,
+            #"{"id":"o2","method":"insertText","params":{"field":"a","text":"\ud83d\ude00"}}"#,
+            #"{"id":"o3","method":"editAction","params":{"field":"a","action":"paste","text":"g"}}"#,
+            #"{"id":"o4","method":"setText","params":{"field":"pin","text":"s3cr3t"}}"#,
+            #"{"id":"o5","method":"setText","params":{"field":"m","text":"abcdef"}}"#,
+            #"{"id":"o6","method":"configureField","params":{"field":"a","text":"123456"}}"#,
+            #"{"id":"o7","method":"addField","params":{"field":{"id":"b","text":"123456"}}}"#,
+            #"{"id":"o8","method":"defineForm","params":{"fields":[{"id":"c","text":"123456"}]}}"#,
+            #"{"id":"o9","method":"defineForm","params":{"form":"other","fields":[{"id":"c","text":"123456"}]}}"#,
+        ])
+
+    static let cases: [Case] = [
+        Case(name: "maxFields", args: ["--max-fields", "3"],
+             setup: [],
+             atLimit: [#"{"id":"k1","method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"},{"id":"c"}]}}"#,
+                       #"{"id":"k2","method":"defineForm","params":{"form":"f2","fields":[{"id":"a"},{"id":"b"}]}}"#,
+                       #"{"id":"k3","method":"addField","params":{"form":"f2","field":{"id":"c"}}}"#],
+             overLimit: [#"{"id":"o1","method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"},{"id":"c"},{"id":"d"}]}}"#,
+                         #"{"id":"o2","method":"addField","params":{"field":{"id":"d"}}}"#,
+                         #"{"id":"o3","method":"addField","params":{"form":"f2","field":{"id":"d"},"after":"a"}}"#]),
+        Case(name: "maxForms", args: ["--max-forms", "2"],
+             setup: [],
+             // The default form counts: one more may be created, and redefined at will.
+             atLimit: [#"{"id":"k1","method":"defineForm","params":{"form":"second","fields":[{"id":"a"}]}}"#,
+                       #"{"id":"k2","method":"defineForm","params":{"form":"second","fields":[{"id":"b"}]}}"#,
+                       #"{"id":"k3","method":"defineForm","params":{"fields":[{"id":"c"}]}}"#],
+             overLimit: [#"{"id":"o1","method":"defineForm","params":{"form":"third","fields":[]}}"#]),
+        textCases,
+    ]
+
+    func testEachLimitRefusesByNameAndFlagAndChangesNothing() throws {
+        let getState = ["default", "second", "f2"].map { #"{"id":"state-\#($0)","method":"getState","params":{"form":"\#($0)","includeSecrets":true}}"# }
+        for c in Self.cases {
+            let flag = c.args[0]
+            let clean = try FormdProcess.run(c.args, input: (c.setup + c.atLimit + getState).map { $0 + "\n" }.joined())
+            // Each refused command is sent twice, once its state is at the limit.
+            let mixed = c.setup + c.atLimit + c.overLimit + c.overLimit + getState
+            let dirty = try FormdProcess.run(c.args, input: mixed.map { $0 + "\n" }.joined())
+            XCTAssertEqual(dirty.status, 0, "\(c.name): \(dirty.stderr)")
+            let cleanMessages = FormdProcess.messages(clean)
+            for m in cleanMessages where m["id"] != nil && !(m["id"] as! String).hasPrefix("state-") {
+                XCTAssertNil(m["error"], "\(c.name): a command at the limit failed: \(m)")
+            }
+            let refusals = FormdProcess.messages(dirty).filter { ($0["id"] as? String)?.hasPrefix("o") == true }
+            XCTAssertEqual(refusals.count, c.overLimit.count * 2, "\(c.name): every over-limit command is answered")
+            for r in refusals {
+                let error = r["error"] as? [String: Any]
+                XCTAssertEqual(error?["code"] as? Int, -32003, "\(c.name): \(r)")
+                let message = error?["message"] as? String ?? ""
+                XCTAssertTrue(message.contains("limit \(c.name) exceeded") && message.contains(flag), "\(c.name): \(message)")
+                XCTAssertFalse(message.contains("s3cr3t"), "a limit message must not quote the text")
+            }
+            let withoutRefusals = FormdProcess.messages(dirty).filter { ($0["id"] as? String)?.hasPrefix("o") != true }
+            XCTAssertEqual(withoutRefusals.map { NSDictionary(dictionary: $0) }, cleanMessages.map { NSDictionary(dictionary: $0) },
+                           "\(c.name): refused commands must cause no events and change no state")
+        }
+    }
+
+    func testUndoKeepsMaxUndoSteps() throws {
+        func undos(_ args: [String], edits: Int) throws -> [Bool] {
+            var lines = [#"{"method":"defineForm","params":{"fields":[{"id":"a"}]}}"#]
+            lines += (0..<edits).map { #"{"method":"setText","params":{"field":"a","text":"v\#($0)"}}"# }
+            lines += (0...edits).map { #"{"id":\#($0),"method":"undo","params":{"field":"a"}}"# }
+            let out = try FormdProcess.run(args, input: lines.map { $0 + "\n" }.joined())
+            return FormdProcess.messages(out).compactMap { ($0["result"] as? [String: Any])?["applied"] as? Bool }
+        }
+        XCTAssertEqual(try undos(["--max-undo", "2"], edits: 4), [true, true, false, false, false])
+        let byDefault = try undos([], edits: 101)
+        XCTAssertEqual(byDefault.filter { $0 }.count, 100, "default --max-undo is 100")
+    }
+
+    /// The defaults, as `--help` states them, hold without any flag.
+    func testDefaultsAreTheDocumentedOnes() throws {
+        let help = try FormdProcess.run(["--help"]).stdout
+        for (flag, value) in [("--max-line-bytes", 1_048_576), ("--max-depth", 64), ("--max-fields", 100_000),
+                              ("--max-forms", 1_000), ("--max-text-length", 1_000_000), ("--max-undo", 100)] {
+            let line = help.split(separator: "\n").first { $0.contains(flag + " ") } ?? ""
+            XCTAssertTrue(line.contains("(default: \(value))"), "--help: \(line)")
+        }
+        // 1000 forms (the default form and 999 more), then one too many.
+        var lines = (1..<1000).map { #"{"id":"f\#($0)","method":"defineForm","params":{"form":"f\#($0)","fields":[]}}"# }
+        lines.append(#"{"id":"over-forms","method":"defineForm","params":{"form":"f1000","fields":[]}}"#)
+        // A million characters fit in one field, one more does not.
+        lines.insert(#"{"id":"fields","method":"defineForm","params":{"form":"f1","fields":[{"id":"a"}]}}"#, at: 999)
+        lines.append(#"{"id":"text","method":"setText","params":{"form":"f1","field":"a","text":"\#(String(repeating: "y", count: 1_000_000))"}}"#)
+        lines.append(#"{"id":"over-text","method":"insertText","params":{"form":"f1","field":"a","text":"z"}}"#)
+        // 100 001 fields need a longer line than the default allows, but are still too many.
+        let fields = (0...100_000).map { #"{"id":"\#($0)"}"# }.joined(separator: ",")
+        lines.append(#"{"id":"over-fields","method":"defineForm","params":{"form":"f2","fields":[\#(fields)]}}"#)
+        let out = try FormdProcess.run(["--max-line-bytes", "2000000"], input: lines.map { $0 + "\n" }.joined(), timeout: 60)
+        var codes: [String: Int] = [:]
+        for m in FormdProcess.messages(out) {
+            guard let id = m["id"] as? String else { continue }
+            codes[id] = (m["error"] as? [String: Any])?["code"] as? Int ?? 0
+        }
+        XCTAssertEqual(codes["f999"], 0)
+        XCTAssertEqual(codes["over-forms"], -32003)
+        XCTAssertEqual(codes["text"], 0)
+        XCTAssertEqual(codes["over-text"], -32003)
+        XCTAssertEqual(codes["over-fields"], -32003)
+    }
+
+    /// Limits set as high as a number goes must not overflow (a crash once: the line limit
+    /// plus one), and nesting deep enough to overflow the stack cannot be allowed.
+    func testExtremeLimitFlagsAreSafe() throws {
+        let huge = String(Int.max)
+        for flag in ["--max-line-bytes", "--max-fields", "--max-forms", "--max-text-length", "--max-undo"] {
+            let out = try FormdProcess.run([flag, huge], input: """
+                {"id":1,"method":"defineForm","params":{"fields":[{"id":"a"}]}}
+                {"id":2,"method":"setText","params":{"field":"a","text":"x"}}
+                {"id":3,"method":"undo","params":{"field":"a"}}
+
+                """)
+            XCTAssertEqual(out.status, 0, "\(flag) \(huge): \(out.stderr)")
+            XCTAssertEqual(FormdProcess.messages(out).filter { $0["result"] != nil }.count, 3, "\(flag) \(huge)")
+        }
+        let refused = try FormdProcess.run(["--max-depth", "4097"])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("'--max-depth' takes a whole number from 1 to 4096"), refused.stderr)
+        // At the ceiling, the deepest value is handled end to end (parsed, kept, echoed, compared, released).
+        let n = 4090
+        let deep = String(repeating: "[", count: n) + String(repeating: "]", count: n)
+        let out = try FormdProcess.run(["--max-depth", "4096"], input: """
+            {"id":1,"method":"defineForm","params":{"fields":[{"id":"a","hints":{"k":\(deep)}}]}}
+            {"id":2,"method":"configureField","params":{"field":"a","hints":{"k":\(deep)}}}
+            {"id":3,"method":"getState"}
+            \(deep)
+
+            """)
+        XCTAssertEqual(out.status, 0, out.stderr)
+        // (Foundation's JSON parser stops at 512 levels, so the answers are matched as text.)
+        let answered = out.stdoutLines.compactMap { line in (1...3).first { line.hasPrefix(#"{"jsonrpc":"2.0","id":\#($0),"result":"#) } }
+        XCTAssertEqual(answered, [1, 2, 3])
+        XCTAssertTrue(out.stdoutLines.last?.hasPrefix(#"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"#) == true)
+    }
+
+    /// 50 MB on one line against a 1 MiB limit: drained, never held, answered to its id.
+    func testAnOverlongLineIsDrainedNotBuffered() throws {
+        let formd = try SpawnedFormd(["--max-line-bytes", "1048576"])
+        formd.send(#"{"id":1,"method":"defineForm","params":{"fields":[{"id":"a"}]}}"# + "\n")
+        XCTAssertNotNil(formd.readLine())
+        XCTAssertEqual(formd.readLine(), #"{"jsonrpc":"2.0","id":1,"result":{}}"#)
+        let writer = formd.sendInBackground(Array((#"{"id":"huge","method":"setText","params":{"field":"a","text":""#
+            + String(repeating: "x", count: 50 << 20) + "\"}}\n" + #"{"id":2,"method":"validate"}"# + "\n").utf8))
+        XCTAssertEqual(formd.readLine(timeout: 60),
+                       #"{"jsonrpc":"2.0","id":"huge","error":{"code":-32003,"message":"limit maxLineBytes exceeded: line 2 is longer than 1048576 bytes (raise it with --max-line-bytes)"}}"#)
+        XCTAssertEqual(formd.readLine(), #"{"jsonrpc":"2.0","id":2,"result":{"valid":true,"errors":[]}}"#)
+        XCTAssertEqual(writer.wait(timeout: .now() + 10), .success)
+        let peak = try XCTUnwrap(formd.peakRSSKiB)
+        XCTAssertLessThan(peak, 32 * 1024, "peak RSS \(peak) KiB: the line was buffered")
+        formd.send(#"{"id":3,"method":"getState"}"# + "\n")
+        XCTAssertTrue(formd.readLine()?.contains(#""text":"""#) == true, "nothing of the refused line was applied")
+        formd.closeStdin()
+        XCTAssertEqual(WaitStatus.exitCode(try XCTUnwrap(formd.waitForExit())), 0)
+    }
+
+    /// A request refused for its line length or nesting is answered to its own id when
+    /// the id can be read from the line's start; otherwise to null, as JSON-RPC says.
+    func testLimitErrorsNameTheRequestWhenTheLineShowsIt() throws {
+        let pad = String(repeating: "p", count: 300), longPad = String(repeating: "p", count: 600)
+        let deep = String(repeating: "[", count: 10) + String(repeating: "]", count: 10)
+        let cases: [(String, String)] = [
+            (#"{"id":7,"method":"setText","params":{"field":"a","text":"\#(pad)"}}"#, "7"),
+            (#"  {"jsonrpc":"2.0", "method":"setText","id":"s\"q","params":{"text":"\#(pad)"}}"#, #""s\"q""#),
+            (#"{"method":"setText","params":{"id":9,"text":"\#(pad)"}}"#, "null"),
+            (#"{"method":"setText","params":{"text":"\#(pad)"},"id":8}"#, "8"),
+            (#"{"method":"setText","params":{"text":"\#(longPad)"},"id":8}"#, "null"),
+            (#"[{"id":10,"method":"setText","params":{"text":"\#(pad)"}}]"#, "null"),
+            (#"{"id":{"x":1},"method":"setText","params":{"text":"\#(pad)"}}"#, "null"),
+            (#"{"id":11,"method":"defineForm","params":{"fields":[{"id":"a","hints":{"k":\#(deep)}}]}}"#, "11"),
+            (#"{"method":"defineForm","params":{"fields":\#(deep)},"id":12}"#, "12"),
+            (deep, "null"),
+        ]
+        let out = try FormdProcess.run(["--max-line-bytes", "256", "--max-depth", "8"], input: cases.map { $0.0 + "\n" }.joined())
+        XCTAssertEqual(out.stdoutLines.count, cases.count)
+        for (line, (input, id)) in zip(out.stdoutLines, cases) {
+            XCTAssertTrue(line.hasPrefix(#"{"jsonrpc":"2.0","id":\#(id),"error":{"code":-32003,"#), "\(input.prefix(60)) → \(line)")
+        }
+    }
+}
