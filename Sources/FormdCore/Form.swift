@@ -58,11 +58,11 @@ public struct Form: Equatable, Sendable {
     }
 
     /// Replaces every field; responder and demands are cleared.
-    mutating func replaceFields(_ newFields: [Field]) {
+    mutating func replaceFields(_ newFields: [Field], index: [String: Int]? = nil) {
         fields = newFields
         responder = nil
         pendingBecome = nil
-        rebuildIndex()
+        if let index { indexByID = index } else { rebuildIndex() }
     }
 
     mutating func insertField(_ field: Field, at i: Int) {

@@ -4,13 +4,22 @@ extension Form {
     /// skips the `formDefined` event (and the whole-form snapshot it carries) when nobody
     /// can be listening yet: loading a form file before the first client.
     mutating func define(_ specs: [FieldSpec], presets custom: [String: FieldOptions], announce: Bool = true) throws(FormError) {
+        try define(count: specs.count, presets: custom, announce: announce) { i throws(FormError) in specs[i] }
+    }
+
+    /// `define` over specs produced one at a time, so a large form file never holds all
+    /// of its specs at once: each is built into its field and dropped.
+    mutating func define(count: Int, presets custom: [String: FieldOptions], announce: Bool,
+                         spec: (Int) throws(FormError) -> FieldSpec) throws(FormError) {
         let library = PresetLibrary.builtIn.adding(custom)
-        try limits.checkFields(specs.count, form: name)
-        var seen = Set<String>()
+        try limits.checkFields(count, form: name)
+        var index: [String: Int] = [:]
+        index.reserveCapacity(count)
         var newFields: [Field] = []
-        newFields.reserveCapacity(specs.count)
-        for spec in specs {
-            guard seen.insert(spec.id).inserted else {
+        newFields.reserveCapacity(count)
+        for i in 0..<count {
+            let spec = try spec(i)
+            guard index.updateValue(i, forKey: spec.id) == nil else {
                 throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
             }
             // Fields configured like the one before share its configuration object.
@@ -19,7 +28,7 @@ extension Form {
             newFields.append(field)
         }
         presets = library
-        replaceFields(newFields)
+        replaceFields(newFields, index: index)
         if announce { emitState { .formDefined($0) } }
     }
 

@@ -27,9 +27,11 @@ public struct FormEngine: Equatable, Sendable {
 
     /// Defines form `name` before any client is connected: like `defineForm`, but with no
     /// `formDefined` event, so a large form file is loaded without a second copy of it.
-    public mutating func load(_ fields: [FieldSpec], presets: [String: FieldOptions], into name: String = FormEngine.defaultForm) throws(FormError) {
+    /// `spec(i)` gives field i; a form file decodes each as it is needed.
+    public mutating func load(count: Int, presets: [String: FieldOptions], into name: String = FormEngine.defaultForm,
+                              spec: (Int) throws(FormError) -> FieldSpec) throws(FormError) {
         var form = self.form(name) ?? Form(name: name, limits: limits)
-        try form.define(fields, presets: presets, announce: false)
+        try form.define(count: count, presets: presets, announce: false, spec: spec)
         install(form)
     }
 

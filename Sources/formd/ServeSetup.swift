@@ -37,20 +37,19 @@ func makeSession(_ options: ServeOptions) -> (Session, StateStore?) {
 /// Loads the default form from a form file, or stops with status 2 naming the file and
 /// the problem. No client is connected yet, so no `formDefined` is built.
 private func loadFormFile(_ path: String, into engine: inout FormEngine, maxDepth: Int) {
-    let command: FormCommand
+    let file: FormFile
     switch FileContents.read(path) {
     case .failure(let f):
         fail("cannot read form file \(path): \(f.reason)")
     case .success(let bytes):
         do {
-            command = try FormFile.command(from: bytes, maxDepth: maxDepth)
+            file = try FormFile(bytes: bytes, maxDepth: maxDepth)
         } catch {
             fail("bad form file \(path): \(error.message)")
         }
     }
-    guard case .defineForm(let fields, let presets) = command else { fail("bad form file \(path)") }
     do {
-        try engine.load(fields, presets: presets)
+        try engine.load(count: file.count, presets: file.presets) { i throws(FormError) in try file.spec(i) }
     } catch {
         fail("bad form file \(path): \(error.message)")
     }
