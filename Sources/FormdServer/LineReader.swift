@@ -24,6 +24,9 @@ public struct LineReader {
     /// Bytes [start, end) are read but not yet handed out.
     private var start = 0
     private var end = 0
+    /// The last read took less than there was room for: the input had nothing more ready
+    /// at that moment, so the caller can flush without asking the kernel again.
+    public private(set) var drainedInput = false
     /// Inside an over-long line: bytes are dropped until the next newline.
     private var discarding = false
     /// The start of the over-long line being dropped: `prefix[0..<prefixCount]`.
@@ -50,8 +53,13 @@ public struct LineReader {
     /// descriptor): nothing was read; the caller looks at its flags and tries again.
     public mutating func fill() -> ReadResult {
         makeRoom()
-        let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
-        if n > 0 { end += n; return .data }
+        let room = buffer.count - end
+        let n = read(fd, buffer.baseAddress! + end, room)
+        if n > 0 {
+            end += n
+            drainedInput = n < room
+            return .data
+        }
         if n == 0 { return .endOfInput }
         return errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK ? .interrupted : .failed(errno)
     }

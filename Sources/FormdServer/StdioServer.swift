@@ -17,6 +17,8 @@ public struct StdioServer {
     private let flushThreshold = 1 << 16
     /// The session's observer could not commit: nothing more is written.
     public private(set) var halted = false
+    /// Input, output and the signal pipe, reused by every wait (no allocation per wait).
+    private var fds = [pollfd](repeating: pollfd(), count: 3)
 
     public init(session: Session, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.session = session
@@ -48,7 +50,10 @@ public struct StdioServer {
                 flush()
                 return
             }
-            if output.pendingBytes >= flushThreshold || (output.pendingBytes > 0 && !inputReady()) {
+            // A short read already says the input is drained; only after a full one is it
+            // worth a poll to see whether more of a burst is waiting.
+            if output.pendingBytes >= flushThreshold
+                || (output.pendingBytes > 0 && (reader.drainedInput || !inputReady())) {
                 flush()
             }
         }
@@ -89,9 +94,9 @@ public struct StdioServer {
     private mutating func waitForInput() -> Bool {
         let gone = Int16(POLLERR | POLLHUP | POLLNVAL)
         while !Signals.terminationRequested {
-            var fds = [pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: output.fd, events: 0, revents: 0),
-                       pollfd(fd: Signals.wakeFD, events: Int16(POLLIN), revents: 0)]
+            fds[0] = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
+            fds[1] = pollfd(fd: output.fd, events: 0, revents: 0)
+            fds[2] = pollfd(fd: Signals.wakeFD, events: Int16(POLLIN), revents: 0)
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
                 if errno == EINTR { continue }
                 return true
