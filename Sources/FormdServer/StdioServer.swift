@@ -71,6 +71,10 @@ public struct StdioServer {
         output.flush()
     }
 
+    /// Handles every complete line read so far. Output is flushed as soon as a threshold's
+    /// worth is waiting, even mid-block, so a block of small requests with large answers
+    /// (64 KiB of `getState` on a big form) never piles up in memory; once the output is
+    /// gone or the server halted, the remaining lines are left unapplied.
     private mutating func handleLines(from reader: inout LineReader, final: Bool) {
         reader.drain(final: final) { item in
             switch item {
@@ -80,7 +84,8 @@ public struct StdioServer {
                 session.skipLine()
                 session.refuseLongLine(prefix: prefix, into: &output.writer)
             }
-            return !session.isShutDown
+            if output.pendingBytes >= flushThreshold { flush() }
+            return !session.isShutDown && !output.isClosed && !halted
         }
     }
 

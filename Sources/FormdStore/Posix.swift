@@ -13,14 +13,20 @@ enum Posix {
     static let fileMode: mode_t = 0o600
     static let directoryMode: mode_t = 0o700
 
-    /// Opens `path`, first creating it and any missing parents (mode 0700) if asked.
+    /// Opens `path`, first creating it and any missing parents (mode 0700) if asked. Each
+    /// directory created is made durable by an fsync of its parent.
     static func openDirectory(_ path: String, create: Bool) throws(Failure) -> Int32 {
-        if create && mkdir(path, directoryMode) != 0 && errno != EEXIST {
-            guard errno == ENOENT else { throw Failure("cannot create directory \(path)") }
+        if create {
             var prefix = path.hasPrefix("/") ? "/" : ""
             for part in path.split(separator: "/") {
+                let parent = prefix.isEmpty ? "." : prefix
                 prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
-                if mkdir(prefix, directoryMode) != 0 && errno != EEXIST { throw Failure("cannot create directory \(prefix)") }
+                if mkdir(prefix, directoryMode) == 0 {
+                    let fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                    if fd >= 0 { _ = fsync(fd); close(fd) }
+                } else if errno != EEXIST {
+                    throw Failure("cannot create directory \(prefix)")
+                }
             }
         }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

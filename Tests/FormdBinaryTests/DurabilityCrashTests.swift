@@ -34,10 +34,13 @@ final class DurabilityCrashTests: XCTestCase {
         }
     }
 
-    /// Runs formd on `dir` with `args`; sends `commands` as fast as it takes them; kills
-    /// it with SIGKILL after `delay`. Returns how many commands were written whole and the
-    /// highest id answered.
-    func crashRun(dir: String, args: [String], commands: [Command], firstID: Int, delay: Double) throws -> (sent: Int, answered: Int) {
+    /// Runs formd on `dir` with `args`, sends `commands` as fast as it takes them and kills
+    /// it with SIGKILL `delay` seconds after it answered a first probe (so the delay is
+    /// spent serving, however long recovery took), or, with `duringStartup`, `delay`
+    /// seconds after it was started. Returns how many commands were written whole and how
+    /// many were answered.
+    func crashRun(dir: String, args: [String], commands: [Command], firstID: Int, delay: Double,
+                  duringStartup: Bool) throws -> (sent: Int, answered: Int) {
         let process = Process()
         process.executableURL = FormdProcess.binary
         process.arguments = ["--state", dir] + args
@@ -51,26 +54,51 @@ final class DurabilityCrashTests: XCTestCase {
         try process.run()
 
         let group = DispatchGroup()
+        let ready = DispatchSemaphore(value: 0)
+        let lock = NSLock()
         nonisolated(unsafe) var sent = 0
-        nonisolated(unsafe) var output = Data()
+        nonisolated(unsafe) var output: [UInt8] = []
         let inFD = stdin.fileHandleForWriting.fileDescriptor
-        let lines = commands.enumerated().map { Array(($0.element.line(id: firstID + $0.offset) + "\n").utf8) }
-        DispatchQueue.global().async(group: group) {
-            // Raw write(2): a killed reader is EPIPE here (SIGPIPE is ignored), not a trap.
-            for line in lines {
-                let ok = line.withUnsafeBytes { raw -> Bool in
-                    var offset = 0
-                    while offset < raw.count {
-                        let n = write(inFD, raw.baseAddress! + offset, raw.count - offset)
-                        if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return false }
-                    }
-                    return true
+        let outFD = stdout.fileHandleForReading.fileDescriptor
+        // Raw write(2): a killed reader is EPIPE here (SIGPIPE is ignored), not a trap.
+        @Sendable func send(_ line: [UInt8]) -> Bool {
+            line.withUnsafeBytes { raw -> Bool in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(inFD, raw.baseAddress! + offset, raw.count - offset)
+                    if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return false }
                 }
-                if !ok { return }
+                return true
+            }
+        }
+        let probe = Array(#"{"id":0,"method":"validate"}"#.utf8) + [10]
+        let probeAnswer = Array(#""id":0,"#.utf8)
+        DispatchQueue.global().async(group: group) {
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var signalled = false
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(outFD, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                lock.lock()
+                output += chunk[..<n]
+                let seen = !signalled && output.suffix(n + probeAnswer.count).contains(probeAnswer)
+                lock.unlock()
+                if seen { signalled = true; ready.signal() }
+            }
+            if !signalled { ready.signal() }
+        }
+        let lines = commands.enumerated().map { Array(($0.element.line(id: firstID + $0.offset) + "\n").utf8) }
+        if !duringStartup {
+            _ = send(probe)
+            XCTAssertEqual(ready.wait(timeout: .now() + 20), .success, "formd did not answer its probe")
+        }
+        DispatchQueue.global().async(group: group) {
+            for line in lines {
+                if !send(line) { return }
                 sent += 1
             }
         }
-        DispatchQueue.global().async(group: group) { output = stdout.fileHandleForReading.readDataToEndOfFile() }
         usleep(useconds_t(delay * 1_000_000))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -86,7 +114,7 @@ final class DurabilityCrashTests: XCTestCase {
                 XCTFail("not a JSON line: \(line.prefix(200))")
                 continue
             }
-            if let id = object["id"] as? Int {
+            if let id = object["id"] as? Int, id != 0 {
                 XCTAssertNil(object["error"], "\(line)")
                 XCTAssertEqual(id, answered + 1, "answers come in order")
                 answered = id
@@ -139,9 +167,12 @@ final class DurabilityCrashTests: XCTestCase {
                 let padding = String(repeating: "x", count: random.next(below: 4) == 0 ? random.next(below: 6000) : random.next(below: 40))
                 return .setText(field, "r\(round)c\(k)-\(padding)")
             }
-            let delay = Double(random.next(below: 40)) / 1000
+            // One round in five is killed while it starts (recovering, compacting).
+            let duringStartup = random.next(below: 5) == 0
+            let delay = Double(random.next(below: duringStartup ? 60 : 25)) / 1000
             let args = policies[round % policies.count]
-            let (sent, answered) = try crashRun(dir: dir, args: args, commands: commands, firstID: nextID, delay: delay)
+            let (sent, answered) = try crashRun(dir: dir, args: args, commands: commands, firstID: nextID, delay: delay,
+                                                duringStartup: duringStartup)
             XCTAssertLessThanOrEqual(answered, sent)
             let restored = try restoredModel(dir: dir)
 
@@ -156,7 +187,7 @@ final class DurabilityCrashTests: XCTestCase {
                 if m == restored { match = p }
             }
             guard let applied = match else {
-                XCTFail("round \(round) (seed \(seed), \(args), delay \(delay)s): restored state is no prefix of the \(sent) sent commands with all \(answered) answered ones\nrestored: \(restored)\nanswered: \(model)")
+                XCTFail("round \(round) (seed \(seed), \(args), delay \(delay)s\(duringStartup ? " from start" : "")): restored state is no prefix of the \(sent) sent commands with all \(answered) answered ones\nrestored: \(restored)\nanswered: \(model)")
                 return
             }
             model = restored
@@ -234,6 +265,18 @@ extension DurabilityCrashTests {
             let missing = answered.filter { !files.contains("mark\($0):") }
             XCTAssertEqual(missing, [], "\(policy): answered but not in the state files")
         }
+    }
+}
+
+extension ArraySlice where Element == UInt8 {
+    func contains(_ needle: [UInt8]) -> Bool {
+        guard count >= needle.count else { return false }
+        var i = startIndex
+        while i + needle.count <= endIndex {
+            if self[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
     }
 }
 
