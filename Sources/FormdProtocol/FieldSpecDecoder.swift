@@ -2,9 +2,9 @@ import FormdCore
 import FormdJSON
 
 /// Decodes field specs, presets and `configureField` keys from JSON, strictly.
-enum FieldSpecDecoder {
+public enum FieldSpecDecoder {
     /// Every key a field spec may hold besides `id` and `configuration`.
-    static let optionKeys = [
+    public static let optionKeys = [
         "label", "placeholder", "text", "secure", "revealed", "enabled", "returnAction", "deleteOnEmpty",
         "canBecomeFirstResponder", "canResignFirstResponder", "enablesReturnKeyAutomatically",
         "clearsOnBeginEditing", "required", "minLength", "maxLength", "pattern", "inputFilter", "autoAdvance", "supportedEditActions", "hints",
@@ -28,7 +28,12 @@ enum FieldSpecDecoder {
         guard case .object(let o) = value else {
             throw .invalidParams("\(path) must be an object of field keys, got \(value.typeName)")
         }
-        return try options(ParamsReader(o, path: path, allowed: optionKeys))
+        return try options(o, path: path)
+    }
+
+    /// A partial spec given as an object (a preset, saved options): every key checked.
+    public static func options(_ object: JSONObject, path: String) throws(ProtocolError) -> FieldOptions {
+        try options(ParamsReader(object, path: path, allowed: optionKeys))
     }
 
     /// The spec keys present in `r`'s object, typed and checked.

@@ -1,5 +1,6 @@
 import FormdCore
 import FormdJSON
+import FormdProtocol
 
 /// Saved forms as JSON: the payload of snapshot and journal records.
 ///
@@ -106,13 +107,9 @@ public enum StateCodec {
         return out
     }
 
-    /// Every `FieldOptions` key `encode` writes; a test checks it covers the struct.
-    public static let optionKeys = [
-        "label", "placeholder", "text", "secure", "revealed", "enabled", "returnAction", "deleteOnEmpty",
-        "canBecomeFirstResponder", "canResignFirstResponder", "enablesReturnKeyAutomatically",
-        "clearsOnBeginEditing", "required", "minLength", "maxLength", "pattern", "inputFilter", "autoAdvance",
-        "supportedEditActions", "hints",
-    ]
+    /// Every `FieldOptions` key `encode` writes (the wire's own list); a test checks it
+    /// covers the struct.
+    public static var optionKeys: [String] { FieldSpecDecoder.optionKeys }
 
     // MARK: Decoding
 
@@ -251,46 +248,12 @@ public enum StateCodec {
                               restoredWithoutSecret: try r.bool("restoredWithoutSecret") ?? false)
     }
 
+    /// Saved options are checked by the same rules as a field spec on the wire.
     public static func decodeOptions(_ o: JSONObject, path: String) throws(DecodeError) -> FieldOptions {
-        let r = try Reader(o, path: path, allowed: optionKeys)
-        var out = FieldOptions()
-        out.label = try r.nullableString("label")
-        out.placeholder = try r.nullableString("placeholder")
-        out.text = try r.optionalString("text")
-        out.secure = try r.bool("secure")
-        out.revealed = try r.bool("revealed")
-        out.enabled = try r.bool("enabled")
-        out.returnAction = try r.enumValue("returnAction", ReturnAction.self)
-        out.deleteOnEmpty = try r.enumValue("deleteOnEmpty", DeleteOnEmpty.self)
-        out.canBecomeFirstResponder = try r.bool("canBecomeFirstResponder")
-        out.canResignFirstResponder = try r.bool("canResignFirstResponder")
-        out.enablesReturnKeyAutomatically = try r.bool("enablesReturnKeyAutomatically")
-        out.clearsOnBeginEditing = try r.bool("clearsOnBeginEditing")
-        out.required = try r.bool("required")
-        out.minLength = try r.nullableCount("minLength")
-        out.maxLength = try r.nullableCount("maxLength")
-        out.pattern = try pattern("pattern", r)
-        out.inputFilter = try pattern("inputFilter", r)
-        out.autoAdvance = try r.bool("autoAdvance")
-        if let names = try r.strings("supportedEditActions") {
-            var actions: [EditAction] = []
-            for n in names {
-                guard let a = EditAction(rawValue: n) else { throw DecodeError("\(path).supportedEditActions: unknown \"\(n)\"") }
-                actions.append(a)
-            }
-            out.supportedEditActions = actions
-        }
-        out.hints = try r.object("hints")
-        return out
-    }
-
-    private static func pattern(_ key: String, _ r: Reader) throws(DecodeError) -> FieldPattern?? {
-        guard let source = try r.nullableString(key) else { return nil }
-        guard let s = source else { return .some(nil) }
         do {
-            return .some(try FieldPattern(s))
+            return try FieldSpecDecoder.options(o, path: path)
         } catch {
-            throw DecodeError("\(r.path).\(key): \(error.message)")
+            throw DecodeError(error.message)
         }
     }
 }
