@@ -75,8 +75,8 @@ extension Form {
     /// `autoAdvance`: when what the person put into the first responder (typing or a
     /// paste) fills `maxLength`, focus moves on.
     mutating func advanceIfFilled(_ i: Int) {
-        let a = fields[i].attributes
-        if a.autoAdvance, responder == i, let max = a.maxLength, fields[i].length == max {
+        if fields[i].attributes.autoAdvance, responder == i, let max = fields[i].attributes.maxLength,
+           fields[i].length == max {
             advance(from: i)
         }
     }
@@ -127,13 +127,13 @@ extension Form {
 
     /// Rule 4: Return, then the field's `returnAction`.
     mutating func pressReturn(_ i: Int) -> CommandResult {
-        let a = fields[i].attributes
-        if !a.enabled || (a.enablesReturnKeyAutomatically && fields[i].length == 0) {
+        let returnAction = fields[i].attributes.returnAction
+        if !fields[i].attributes.enabled || (fields[i].attributes.enablesReturnKeyAutomatically && fields[i].length == 0) {
             return .returnPressed(.ignored)
         }
-        let action = ReturnOutcome(rawValue: a.returnAction.rawValue)!
+        let action = ReturnOutcome(rawValue: returnAction.rawValue)!
         emit(.returnPressed(field: fields[i].id, action: action))
-        switch a.returnAction {
+        switch returnAction {
         case .next:
             if let n = nextFocusable(after: i) {
                 moveFocus(to: n)

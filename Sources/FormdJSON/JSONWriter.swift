@@ -117,20 +117,24 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
             return
         }
-        // 20 digits for |Int.min| plus a sign.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+        // Digits into a 24-byte tuple on the stack (20 digits for |Int.min| plus a sign),
+        // then one append.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
             var magnitude = v.magnitude
             var i = 24
             repeat {
                 i &-= 1
-                buffer[i] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
-                magnitude /= 10
+                let (q, r) = magnitude.quotientAndRemainder(dividingBy: 10)
+                buffer[i] = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
+                magnitude = q
             } while magnitude != 0
             if v < 0 {
                 i &-= 1
                 buffer[i] = UInt8(ascii: "-")
             }
-            appendBytes(buffer.baseAddress! + i, count: 24 - i)
+            appendBytes(buffer.baseAddress! + i, count: 24 &- i)
         }
     }
 
