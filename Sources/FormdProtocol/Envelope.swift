@@ -30,7 +30,7 @@ public struct Envelope: Sendable {
             id = valid
         }
         let invalidID = id ?? .null
-        if let unknown = o.keys.first(where: { !Envelope.keys.contains($0) }) {
+        if let unknown = o.members.first(where: { !Envelope.keys.contains($0.key) })?.key {
             self.init(id: invalidID, method: nil, .invalidRequest("unknown key \"\(unknown)\" in request; allowed: jsonrpc, id, method, params"))
             return
         }

@@ -13,9 +13,10 @@ public enum MethodDecoder {
     ]
 
     public static func decode(method: String, params: JSONObject) throws(ProtocolError) -> Call {
-        let path = "\(method) params"
+        // Formatted only when a message needs it: every request would pay for it otherwise.
+        var path: String { "\(method) params" }
         func reader(_ keys: String...) throws(ProtocolError) -> ParamsReader {
-            try ParamsReader(params, path: path, allowed: keys)
+            try ParamsReader(params, at: .params(method: method), allowed: keys)
         }
         func form(_ r: ParamsReader, _ command: FormCommand) throws(ProtocolError) -> Call {
             .form(try r.optionalString("form") ?? FormEngine.defaultForm, command)

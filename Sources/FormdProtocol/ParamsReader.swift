@@ -5,11 +5,32 @@ import FormdJSON
 /// find the mistake without reading the spec.
 struct ParamsReader {
     let object: JSONObject
+    /// Where this object sits, kept unformatted: only a message needs the text.
+    private let location: Location
+
+    enum Location {
+        /// The params of a method: "setText params".
+        case params(method: String)
+        /// Any other place, already spelled out: "fields[2]".
+        case path(String)
+    }
+
     /// Where this object sits, for messages: "setText params", "fields[2]".
-    let path: String
+    var path: String {
+        switch location {
+        case .params(let method): "\(method) params"
+        case .path(let p): p
+        }
+    }
+
+    init(_ object: JSONObject, path: String, allowed: [String]) throws(ProtocolError) {
+        try self.init(object, at: .path(path), allowed: allowed)
+    }
 
     /// Fails on a duplicate key or on a key outside `allowed`.
-    init(_ object: JSONObject, path: String, allowed: [String]) throws(ProtocolError) {
+    init(_ object: JSONObject, at location: Location, allowed: [String]) throws(ProtocolError) {
+        self.location = location
+        self.object = object
         if let dup = object.firstDuplicateKey {
             throw .invalidParams("duplicate key \"\(dup)\" in \(path)")
         }
@@ -17,8 +38,6 @@ struct ParamsReader {
             let hint = allowed.isEmpty ? "it takes none" : "allowed keys: \(allowed.joined(separator: ", "))"
             throw .invalidParams("unknown key \"\(member.key)\" in \(path); \(hint)")
         }
-        self.object = object
-        self.path = path
     }
 
     func has(_ key: String) -> Bool { object[key] != nil }
