@@ -33,6 +33,14 @@ do {
 switch invocation {
 case .tui(let args):
     exit(TerminalForm.main(args))
+case .attach(let path):
+    let fd: Int32
+    do {
+        fd = try AttachBridge.connect(to: path)
+    } catch {
+        fail(error.message, status: 1)
+    }
+    exit(AttachBridge.run(socket: fd))
 case .help:
     print(CommandLineOptions.help)
 case .version:
@@ -73,10 +81,26 @@ case .serve(let options):
             fail("state \(storeOptions.path): \(error.message)")
         }
     }
-    var session = Session(engine: engine, limits: options.sessionLimits)
-    session.observer = store
-    var server = StdioServer(session: session)
-    server.run()
+    if let path = options.listen {
+        let listener: UnixSocket.Listener
+        do {
+            listener = try UnixSocket.listen(at: path)
+        } catch {
+            store?.close()
+            fail("cannot listen on \(path): \(error.message)")
+        }
+        let wake = Signals.wakeUpDescriptor()
+        var daemon = Daemon(engine: engine, limits: options.sessionLimits)
+        daemon.observer = store
+        let server = ListenServer(daemon: daemon, listener: listener, options: options.listenOptions, wakeFD: wake)
+        server.run()
+        if server.halted { store?.close(); exit(1) }
+    } else {
+        var session = Session(engine: engine, limits: options.sessionLimits)
+        session.observer = store
+        var server = StdioServer(session: session)
+        server.run()
+    }
     if let store {
         store.close()
         if store.failure != nil { exit(1) }
