@@ -66,10 +66,9 @@ public final class ListenServer {
             if shuttingDown && connections.isEmpty { return }
             var fds = pollSet()
             let ready = poll(&fds, nfds_t(fds.count), timeout())
-            if ready < 0 && errno != EINTR { return }
-            if ready <= 0 {
-                flushAll()
-                continue
+            if ready < 0 {
+                if errno != EINTR { return }
+                for i in fds.indices { fds[i].revents = 0 }
             }
             var k = 0
             if wakeFD >= 0 {
@@ -261,7 +260,10 @@ public final class ListenServer {
             close(c, graceful: false)
             return
         }
-        if progressed { c.lastProgress = t }
+        if progressed {
+            c.lastProgress = t
+            c.midLine = c.out.bytes[c.sent - 1] != UInt8(ascii: "\n")
+        }
         c.compact()
     }
 
@@ -269,7 +271,7 @@ public final class ListenServer {
     /// it, and queues the final `error` notification.
     private func overflow(_ c: Connection, now t: Double) {
         var keep = c.sent
-        if keep > 0 && c.out.bytes[keep - 1] != UInt8(ascii: "\n") {
+        if c.midLine {
             while keep < c.out.bytes.count && c.out.bytes[keep] != UInt8(ascii: "\n") { keep += 1 }
             keep = min(keep + 1, c.out.bytes.count)
         }
@@ -345,6 +347,8 @@ final class Connection {
     var out = JSONWriter(reservingCapacity: 4096)
     /// Bytes of `out` already written.
     var sent = 0
+    /// The bytes written so far end inside a line (its rest is at `out[sent...]`).
+    var midLine = false
     var client = ClientState()
     var phase = Phase.open
     /// End of input was read; complete lines may still wait (`stalled`).

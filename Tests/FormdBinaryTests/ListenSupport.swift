@@ -6,6 +6,8 @@ final class ListenDaemon {
     let dir: String
     let socket: String
     let process = Process()
+    /// Whether the directory goes when this daemon does.
+    var removesDirectory = true
     private let stderrPipe = Pipe()
     private let stderrCollector = Collector()
 
@@ -20,7 +22,7 @@ final class ListenDaemon {
         var template = Array("/tmp/formd-listen-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
-        let path = String(cString: template)
+        let path = String(cString: made!)
         chmod(path, mode)
         return path
     }
@@ -59,7 +61,7 @@ final class ListenDaemon {
             process.terminate()
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(atPath: dir)
+        if removesDirectory { try? FileManager.default.removeItem(atPath: dir) }
     }
 
     /// Waits for the daemon to exit (SIGKILL after `timeout`); its status and stderr.
@@ -127,7 +129,11 @@ class LineClient {
     /// Set once the daemon closed the connection.
     private(set) var atEnd = false
 
-    init(name: String) { self.name = name }
+    init(name: String) {
+        self.name = name
+        // A daemon or bridge that went away shows up as EPIPE, not as death by signal.
+        signal(SIGPIPE, SIG_IGN)
+    }
 
     var readFD: Int32 { fatalError("abstract") }
     func writeBytes(_ data: Data) { fatalError("abstract") }
@@ -279,7 +285,7 @@ final class AttachClient: LineClient {
     override var readFD: Int32 { stdoutPipe.fileHandleForReading.fileDescriptor }
 
     override func writeBytes(_ data: Data) {
-        stdinPipe.fileHandleForWriting.write(data)
+        try? stdinPipe.fileHandleForWriting.write(contentsOf: data)
     }
 
     /// Ends the bridge's input, as the end of a stdio client's input.
