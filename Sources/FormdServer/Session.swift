@@ -283,8 +283,9 @@ public struct Daemon: Sendable {
         recounted.removeAll(keepingCapacity: true)
     }
 
-    /// Writes the events `client` receives, as its `textSync` shapes them.
-    static func write(_ events: [EventRecord], for client: ClientState, to w: inout JSONWriter) {
+    /// Writes the events `client` receives (its subscription decides), as its `textSync`
+    /// shapes them. For `EventPeers.deliver`.
+    public static func write(_ events: [EventRecord], for client: ClientState, to w: inout JSONWriter) {
         guard let form = events.first?.form else { return }
         let reach = client.subscription.reach(form)
         if case .nothing = reach { return }
