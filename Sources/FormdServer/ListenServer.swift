@@ -57,6 +57,8 @@ public final class ListenServer {
     /// client, gives them `closeGrace` to take their last output, and returns.
     public func run() {
         defer {
+            // Changes no client was told about (notifications nobody receives) are kept too.
+            if !halted, let observer = daemon.observer, !observer.commit(engine: daemon.engine) { halted = true }
             for c in connections where !c.closed { close(c, graceful: false) }
             connections.removeAll()
             if !listenerClosed { listener.close() }

@@ -104,4 +104,24 @@ final class ListenSocketTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("refused a connection from uid 65534"), result.stderr)
     }
+
+    func testCommandLineOfListenAndAttach() throws {
+        let help = try FormdProcess.run(["--help"])
+        for needle in ["--listen <socket>", "--max-client-buffer <n>", "attach <socket>"] {
+            XCTAssertTrue(help.stdout.contains(needle), "--help lacks \(needle)")
+        }
+        let bare = try FormdProcess.run(["attach"])
+        XCTAssertEqual(bare.status, 2)
+        XCTAssertTrue(bare.stderr.contains("'attach' takes the socket path"), bare.stderr)
+        let dir = ListenDaemon.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let none = try FormdProcess.run(["attach", dir + "/s"], input: #"{"id":1,"method":"validate"}"# + "\n")
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("no formd is listening on \(dir)/s"), none.stderr)
+        ListenDaemon.makeStaleSocket(dir + "/s")
+        let stale = try FormdProcess.run(["attach", dir + "/s"])
+        XCTAssertEqual(stale.status, 1)
+        XCTAssertTrue(stale.stderr.contains("left from a daemon that is gone"), stale.stderr)
+        XCTAssertEqual(stale.stdout, "")
+    }
 }
