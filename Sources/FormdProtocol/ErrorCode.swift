@@ -7,4 +7,6 @@ public enum ErrorCode: Int, Sendable {
     case unknownField = -32001
     case unknownForm = -32002
     case limitExceeded = -32003
+    /// `--listen`: a connection from another user, refused.
+    case notPermitted = -32004
 }

@@ -29,4 +29,29 @@ public enum MessageWriter {
         if let method { w.key("method"); w.writeString(method) }
         w.writeRaw("}}")
     }
+
+    /// An `error` notification no input line caused (a connection's output buffer
+    /// overflowed): no `line`, no `method`.
+    public static func writeErrorNotification(_ error: ProtocolError, to w: inout JSONWriter) {
+        w.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"error\",\"params\":{\"code\":")
+        w.writeInt(error.code.rawValue)
+        w.key("message"); w.writeString(error.message)
+        w.writeRaw("}}")
+    }
+
+    /// Why the daemon is shutting down, in its `shutdown` notification.
+    public enum ShutdownReason: String, Sendable {
+        /// A client sent `shutdown`.
+        case request
+        /// SIGTERM or SIGINT.
+        case signal
+    }
+
+    /// The `shutdown` notification a `--listen` daemon sends each client before it closes
+    /// the connection.
+    public static func writeShutdownNotification(_ reason: ShutdownReason, to w: inout JSONWriter) {
+        w.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"shutdown\",\"params\":{\"reason\":")
+        w.writeString(reason.rawValue)
+        w.writeRaw("}}")
+    }
 }

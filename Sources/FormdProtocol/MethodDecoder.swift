@@ -10,6 +10,7 @@ public enum MethodDecoder {
         "initialize", "shutdown", "defineForm", "addField", "removeField", "configureField",
         "setText", "insertText", "delete", "select", "moveCaret", "editAction", "undo", "redo", "pressReturn", "demandFocus", "focusNext", "focusPrevious",
         "setEnabled", "setSecure", "setRevealed", "getState", "validate", "submit", "reset",
+        "subscribe", "unsubscribe",
     ]
 
     public static func decode(method: String, params: JSONObject) throws(ProtocolError) -> Call {
@@ -37,6 +38,14 @@ public enum MethodDecoder {
         case "shutdown":
             _ = try reader("form").optionalString("form")
             return .shutdown
+        case "subscribe", "unsubscribe":
+            // Daemon-wide like initialize: `form` is accepted and ignored; `forms` names them.
+            let r = try reader("form", "forms", "fields", "events")
+            _ = try r.optionalString("form")
+            let rule = SubscriptionRule(forms: try r.optionalStringArray("forms").map(Set.init),
+                                        fields: try r.optionalStringArray("fields").map(Set.init),
+                                        events: try eventNames(r))
+            return method == "subscribe" ? .subscribe(rule) : .unsubscribe(rule)
         case "defineForm":
             let r = try reader("form", "fields", "presets")
             guard let fields = try r.optionalArray("fields") else {
@@ -121,6 +130,15 @@ public enum MethodDecoder {
         default:
             throw unknownMethod(method)
         }
+    }
+
+    /// The `events` of subscribe/unsubscribe: form event names only.
+    private static func eventNames(_ r: ParamsReader) throws(ProtocolError) -> Set<String>? {
+        guard let names = try r.optionalStringArray("events") else { return nil }
+        for name in names where !ServerInfo.formEvents.contains(name) {
+            throw .invalidParams("\"events\" in \(r.path) names an unknown event \"\(name)\"; form events are: \(ServerInfo.formEvents.joined(separator: ", "))")
+        }
+        return Set(names)
     }
 
     static func unknownMethod(_ method: String) -> ProtocolError {

@@ -7,11 +7,15 @@ public enum ServerInfo {
     public static let version = "0.1.0"
     /// The protocol this build speaks; bumped on incompatible changes.
     public static let protocolVersion = "1.0"
+    /// Every notification formd writes: the form events, then `error` and `shutdown`
+    /// (which belong to no form and reach a client whatever it subscribed to).
     public static let events = [
         "formDefined", "formReset", "fieldAdded", "fieldRemoved", "fieldChanged", "textChanged", "selectionChanged",
         "responderChanged", "focusChanged", "demandChanged", "returnPressed", "deletePressed",
-        "changeRejected", "validityChanged", "submitted", "submitFailed", "error",
+        "changeRejected", "validityChanged", "submitted", "submitFailed", "error", "shutdown",
     ]
+    /// The events a form emits (carrying `form` and `seq`): what `subscribe` can name.
+    public static let formEvents = Array(events.dropLast(2))
 
     /// The `initialize` result, with the choices made for this client.
     public static func writeInitializeResult(positionEncoding: PositionEncoding, textSync: TextSync, to w: inout JSONWriter) {

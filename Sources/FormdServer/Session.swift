@@ -3,51 +3,144 @@ import FormdJSON
 import FormdProtocol
 
 /// Sees every change a command makes before any output that reveals it can be written:
-/// the hook `--state` journals through. Called on the session's thread only.
+/// the hook `--state` journals through. Called on the serving thread only.
 public protocol CommandObserver: AnyObject, Sendable {
     /// A command on `form` succeeded and emitted `events` (a command that emits nothing
     /// changed nothing); `engine` is the state after it. Called before the command's
-    /// events and response are written to the output buffer.
+    /// events and response are written to any output buffer.
     func commandChanged(form: String, events: [EventRecord], engine: FormEngine)
-    /// The output buffer is about to be written: make everything seen so far as durable as
+    /// Output is about to be written: make everything seen so far as durable as
     /// configured. False when that failed; the server then stops without writing it.
     func commit(engine: FormEngine) -> Bool
 }
 
-/// One client's conversation with the engine: turns input lines into output lines.
+/// One client's conversation with the engine over stdio: the daemon's engine and a single
+/// client's state. Turns input lines into output lines.
 ///
 /// No I/O here: `handleLine` appends whole `\n`-terminated messages to a writer, so the
 /// same session serves stdio, tests and the fuzzer. Events a request causes are written
-/// before its response.
+/// before its response. `--listen` serves many clients from one `Daemon` instead, each
+/// with its own `ClientState`; the line handling is the same code.
 public struct Session: Sendable {
+    public private(set) var daemon: Daemon
+    public private(set) var client = ClientState()
+
+    public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits()) {
+        daemon = Daemon(engine: engine, limits: limits)
+    }
+
+    public var engine: FormEngine { daemon.engine }
+    public var limits: SessionLimits { daemon.limits }
+    /// The 1-based number of the last line handled, counting empty ones.
+    public var lineNumber: Int { client.lineNumber }
+    /// Set once `shutdown` has been answered; the caller stops reading.
+    public var isShutDown: Bool { client.isShutDown }
+    /// How this client counts positions and what `textChanged` carries (`initialize`).
+    public var positionEncoding: PositionEncoding { client.positionEncoding }
+    public var textSync: TextSync { client.textSync }
+    /// Told of every state change before its response is written (`--state`).
+    public var observer: (any CommandObserver)? {
+        get { daemon.observer }
+        set { daemon.observer = newValue }
+    }
+
+    /// Handles one input line (without its `\n`; a trailing `\r` is dropped).
+    public mutating func handleLine(_ line: UnsafeRawBufferPointer, into w: inout JSONWriter) {
+        var peers = NoPeers()
+        daemon.handleLine(line, client: &client, into: &w, peers: &peers)
+    }
+
+    /// The answer for a line longer than `maxLineBytes`; the reader has already dropped it
+    /// but for `prefix`, its start, which may show the request's `id`.
+    public mutating func refuseLongLine(prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                                        into w: inout JSONWriter) {
+        daemon.refuseLongLine(prefix: prefix, client: client, into: &w)
+    }
+
+    /// Counts a line that was dropped before it could be handled (too long), so later
+    /// line numbers stay right.
+    public mutating func skipLine() { client.lineNumber += 1 }
+}
+
+/// What belongs to one client rather than to the daemon: its line count, its choices from
+/// `initialize`, its subscription, and whether it asked for `shutdown`.
+public struct ClientState: Sendable {
+    /// The 1-based number of the last line handled, counting empty ones.
+    public internal(set) var lineNumber = 0
+    public internal(set) var positionEncoding = PositionEncoding.character
+    public internal(set) var textSync = TextSync.full
+    public internal(set) var subscription = Subscription()
+    /// Set once this client's `shutdown` has been answered.
+    public internal(set) var isShutDown = false
+
+    public init() {}
+
+    /// Counts a line that was dropped before it could be handled (too long).
+    public mutating func skipLine() { lineNumber += 1 }
+}
+
+/// The other clients of a daemon, as the line handler sees them: where the events of a
+/// command sent by one client go besides that client. Stdio has none (`NoPeers`).
+public protocol EventPeers {
+    /// The position encodings of the other clients that may receive events of `form`.
+    func encodings(receiving form: String) -> EncodingSet
+    /// Hands a command's events, with positions counted in `encoding`, to every other
+    /// client that counts in `encoding` and whose subscription admits them.
+    mutating func deliver(_ events: [EventRecord], encoding: PositionEncoding)
+}
+
+/// No other clients: a stdio session.
+public struct NoPeers: EventPeers {
+    public init() {}
+    @inline(__always) public func encodings(receiving form: String) -> EncodingSet { EncodingSet() }
+    @inline(__always) public mutating func deliver(_ events: [EventRecord], encoding: PositionEncoding) {}
+}
+
+/// A set of position encodings.
+public struct EncodingSet: OptionSet, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public init(_ encoding: PositionEncoding) {
+        switch encoding {
+        case .character: rawValue = 1
+        case .utf8: rawValue = 2
+        case .utf16: rawValue = 4
+        case .utf32: rawValue = 8
+        }
+    }
+
+    public var encodings: [PositionEncoding] { PositionEncoding.allCases.filter { contains(EncodingSet($0)) } }
+}
+
+/// The daemon's shared part: the engine every client works on, the `--state` observer,
+/// and the line handler. Per-client state comes in as a `ClientState`; the events of a
+/// command go to the client that sent it (before its response) and to its `peers`.
+public struct Daemon: Sendable {
     public private(set) var engine: FormEngine
     public let limits: SessionLimits
-    /// The 1-based number of the last line handled, counting empty ones.
-    public private(set) var lineNumber = 0
-    /// Set once `shutdown` has been answered; the caller stops reading.
-    public private(set) var isShutDown = false
-    /// How this client counts positions and what `textChanged` carries (`initialize`).
-    public private(set) var positionEncoding = PositionEncoding.character
-    public private(set) var textSync = TextSync.full
-    /// Reused for every command, so the hot path allocates no event list or response.
-    private var events: [EventRecord] = []
-    private var response = JSONWriter(reservingCapacity: 256)
     /// Told of every state change before its response is written (`--state`).
     public var observer: (any CommandObserver)? = nil
+    /// Reused for every command, so the hot path allocates no event list or response.
+    private var events: [EventRecord] = []
+    /// The events of a command re-run for a peer that counts in another encoding.
+    private var recounted: [EventRecord] = []
+    private var response = JSONWriter(reservingCapacity: 256)
 
     public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits()) {
         self.engine = engine
         self.limits = limits
     }
 
-    /// Handles one input line (without its `\n`; a trailing `\r` is dropped).
-    public mutating func handleLine(_ line: UnsafeRawBufferPointer, into w: inout JSONWriter) {
-        lineNumber += 1
+    /// Handles one input line from `client` (without its `\n`; a trailing `\r` is
+    /// dropped). Output for `client` goes to `w`; events also go to `peers`.
+    public mutating func handleLine<Peers: EventPeers>(_ line: UnsafeRawBufferPointer, client: inout ClientState,
+                                                        into w: inout JSONWriter, peers: inout Peers) {
+        client.lineNumber += 1
         var bytes = line
         if let last = bytes.last, last == UInt8(ascii: "\r") { bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast()) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         if bytes.count > limits.maxLineBytes {
-            refuseLongLine(prefix: UnsafeRawBufferPointer(rebasing: bytes.prefix(Session.idPrefixBytes)), into: &w)
+            refuseLongLine(prefix: UnsafeRawBufferPointer(rebasing: bytes.prefix(Daemon.idPrefixBytes)), client: client, into: &w)
             return
         }
         let value: JSONValue
@@ -58,12 +151,12 @@ public struct Session: Sendable {
             // is not JSON has no id (JSON-RPC: null).
             var id = RequestID.null
             if case .depthExceeded = error.kind { id = LeadingID.scan(bytes) ?? .null }
-            writeLine(&w) { MessageWriter.writeError(id: id, Session.protocolError(for: error), to: &$0) }
+            writeLine(&w) { MessageWriter.writeError(id: id, Daemon.protocolError(for: error), to: &$0) }
             return
         }
         guard case .array(let batch) = value else {
             response.bytes.removeAll(keepingCapacity: true)
-            if handle(Envelope(value), events: &w) {
+            if handle(Envelope(value), client: &client, events: &w, peers: &peers) {
                 w.writeRaw(response.bytes)
                 w.writeRaw("\n")
             }
@@ -79,7 +172,7 @@ public struct Session: Sendable {
         for item in batch {
             let mark = response.bytes.count
             if answered > 0 { response.writeRaw(",") }
-            if handle(Envelope(item), events: &w) {
+            if handle(Envelope(item), client: &client, events: &w, peers: &peers) {
                 answered += 1
             } else {
                 response.bytes.removeSubrange(mark...)
@@ -97,26 +190,24 @@ public struct Session: Sendable {
     /// The answer for a line longer than `maxLineBytes`; the reader has already dropped it
     /// but for `prefix`, its start. The answer carries the request's `id` when the prefix
     /// shows it (`LeadingID`), else null.
-    public mutating func refuseLongLine(prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), into w: inout JSONWriter) {
-        let error = ProtocolError(.limitExceeded, "limit maxLineBytes exceeded: line \(lineNumber) is longer than \(limits.maxLineBytes) bytes (raise it with --max-line-bytes)")
+    public func refuseLongLine(prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                               client: ClientState, into w: inout JSONWriter) {
+        let error = ProtocolError(.limitExceeded, "limit maxLineBytes exceeded: line \(client.lineNumber) is longer than \(limits.maxLineBytes) bytes (raise it with --max-line-bytes)")
         let id = LeadingID.scan(prefix) ?? .null
         writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
     }
 
-    /// Counts a line that was dropped before it could be handled (too long), so later
-    /// line numbers stay right.
-    public mutating func skipLine() { lineNumber += 1 }
-
-    /// Carries out one request: events go straight to `w`; the response (if the request
-    /// has an id) is appended to `response`, so a batch can gather responses into one
-    /// array. Returns whether a response was written.
-    private mutating func handle(_ envelope: Envelope, events w: inout JSONWriter) -> Bool {
+    /// Carries out one request: events go straight to `w` (and the peers); the response
+    /// (if the request has an id) is appended to `response`, so a batch can gather
+    /// responses into one array. Returns whether a response was written.
+    private mutating func handle<Peers: EventPeers>(_ envelope: Envelope, client: inout ClientState,
+                                                     events w: inout JSONWriter, peers: inout Peers) -> Bool {
         let answer: Answer
         do {
-            answer = try perform(envelope.call.get(), events: &w)
+            answer = try perform(envelope.call.get(), client: &client, events: &w, peers: &peers)
         } catch {
             guard let id = envelope.id else {
-                writeLine(&w) { MessageWriter.writeErrorNotification(error, line: lineNumber, method: envelope.method, to: &$0) }
+                writeLine(&w) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
                 return false
             }
             MessageWriter.writeError(id: id, error, to: &response)
@@ -144,29 +235,78 @@ public struct Session: Sendable {
     }
 
     /// Runs a call and writes its events.
-    private mutating func perform(_ call: Call, events w: inout JSONWriter) throws(ProtocolError) -> Answer {
+    private mutating func perform<Peers: EventPeers>(_ call: Call, client: inout ClientState,
+                                                      events w: inout JSONWriter, peers: inout Peers) throws(ProtocolError) -> Answer {
         switch call {
         case .initialize(_, let encoding, let sync):
-            if let encoding { positionEncoding = encoding }
-            if let sync { textSync = sync }
-            return .initialize(positionEncoding, textSync)
+            if let encoding { client.positionEncoding = encoding }
+            if let sync { client.textSync = sync }
+            return .initialize(client.positionEncoding, client.textSync)
         case .shutdown:
-            isShutDown = true
+            client.isShutDown = true
+            return .empty
+        case .subscribe(let rule):
+            try client.subscription.subscribe(rule)
+            return .empty
+        case .unsubscribe(let rule):
+            try client.subscription.unsubscribe(rule)
             return .empty
         case .form(let name, let command):
+            client.subscription.attach(name)
+            let encoding = client.positionEncoding
+            // Peers counting positions differently get the events of a re-run on a copy
+            // of the engine as it is now (a copy costs nothing until the command writes).
+            let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
+            let before: FormEngine? = otherEncodings.isEmpty ? nil : engine
             let result: CommandResult
             do {
-                result = try engine.perform(command, on: name, encoding: positionEncoding, events: &events)
+                result = try engine.perform(command, on: name, encoding: encoding, events: &events)
             } catch {
                 throw ProtocolError(error)
             }
-            if !events.isEmpty { observer?.commandChanged(form: name, events: events, engine: engine) }
-            for i in events.indices {
-                EventEncoder.write(events[i], textSync: textSync, to: &w)
-                w.writeRaw("\n")
+            if !events.isEmpty {
+                observer?.commandChanged(form: name, events: events, engine: engine)
+                Daemon.write(events, for: client, to: &w)
+                peers.deliver(events, encoding: encoding)
+                if let before { deliverRecounted(command, on: name, from: encoding, to: otherEncodings, before: before, peers: &peers) }
+                events.removeAll(keepingCapacity: true)
             }
-            events.removeAll(keepingCapacity: true)
             return .command(result)
+        }
+    }
+
+    /// Re-runs `command` on a copy of the engine as it was before it, once per encoding
+    /// in `encodings`, and hands each run's events to the peers counting in it. Events
+    /// without positions are the same in every encoding and are not recomputed.
+    private mutating func deliverRecounted<Peers: EventPeers>(_ command: FormCommand, on name: String, from encoding: PositionEncoding,
+                                                               to encodings: EncodingSet, before: FormEngine, peers: inout Peers) {
+        let positional = events.contains { $0.event.carriesPositions }
+        for other in encodings.encodings {
+            guard positional else {
+                peers.deliver(events, encoding: other)
+                continue
+            }
+            var copy = before
+            let recountedCommand = copy.command(command, on: name, recountedFrom: encoding, to: other)
+            recounted.removeAll(keepingCapacity: true)
+            // The command succeeded on this very state; in another encoding it does the same.
+            let ok = (try? copy.perform(recountedCommand, on: name, encoding: other, events: &recounted)) != nil
+            peers.deliver(ok && recounted.count == events.count ? recounted : events, encoding: other)
+        }
+        recounted.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the events `client` receives (its subscription decides), as its `textSync`
+    /// shapes them. For `EventPeers.deliver`.
+    public static func write(_ events: [EventRecord], for client: ClientState, to w: inout JSONWriter) {
+        guard let form = events.first?.form else { return }
+        let reach = client.subscription.reach(form)
+        if case .nothing = reach { return }
+        let all: Bool
+        if case .everything = reach { all = true } else { all = false }
+        for i in events.indices where all || client.subscription.admits(events[i]) {
+            EventEncoder.write(events[i], textSync: client.textSync, to: &w)
+            w.writeRaw("\n")
         }
     }
 

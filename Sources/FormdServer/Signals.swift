@@ -9,7 +9,8 @@ import Glibc
 /// that arrives just before it starts waiting still wakes it: no window in which a
 /// signal is noticed only at the next input. The handler is installed without SA_RESTART,
 /// so a blocked `write` returns EINTR as well. SIGPIPE is ignored so a closed stdout
-/// shows up as EPIPE from `write`, not as death by signal.
+/// shows up as EPIPE from `write`, not as death by signal. The stdio loop and the
+/// `--listen` loop both poll `wakeFD`.
 public enum Signals {
     nonisolated(unsafe) private static var terminationSignal: sig_atomic_t = 0
     /// The self-pipe: [read end, write end]; -1 until `install`.
@@ -35,8 +36,10 @@ public enum Signals {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { sig in
             Signals.terminationSignal = sig
+            let saved = errno
             var byte: UInt8 = 1
             _ = write(Signals.wakePipe.1, &byte, 1)
+            errno = saved
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0

@@ -9,6 +9,9 @@ struct ServeOptions {
     var sessionLimits = SessionLimits()
     var engineLimits = EngineLimits()
     var state: StoreOptions? = nil
+    /// `--listen PATH`: serve clients on a Unix socket instead of stdio.
+    var listen: String? = nil
+    var listenOptions = ListenOptions()
 }
 
 /// What the command line asked for.
@@ -18,6 +21,8 @@ enum Invocation {
     case version
     /// `formd tui FORM.json [options]`: the terminal front end; it parses its own options.
     case tui([String])
+    /// `formd attach PATH`: bridge stdin/stdout to a `--listen` daemon.
+    case attach(String)
 }
 
 /// A command-line mistake; the message says what to do.
@@ -27,12 +32,14 @@ struct UsageError: Error {
 
 enum CommandLineOptions {
     static let usage = """
-        formd [--form <file>] [--state <path> [--fsync always|batch|never] [--persist-secrets]] [limits…]
+        formd [--form <file>] [--listen <socket> [--max-client-buffer <n>]]
+                     [--state <path> [--fsync always|batch|never] [--persist-secrets]] [limits…]
+               formd attach <socket>
                formd tui <form.json> [--output json|env]
         """
 
     static var help: String {
-        let s = SessionLimits(), e = EngineLimits()
+        let s = SessionLimits(), e = EngineLimits(), l = ListenOptions()
         return """
         OVERVIEW: formd keeps form fields (text, one first responder, Return that moves on,
         Delete on an empty field that steps back, secure fields that never leak) and speaks
@@ -41,12 +48,19 @@ enum CommandLineOptions {
         USAGE: \(usage)
 
         SUBCOMMANDS:
+          attach <socket>         Bridge stdin/stdout to a formd serving --listen <socket>,
+                                  so any stdio client can share its forms.
           tui <form.json>         Fill in a form in the terminal; prints the values on
                                   submit (see 'formd tui --help').
 
         OPTIONS:
           --form <file>           Load the default form from a form file
                                   ({"presets": {...}, "fields": [...]}).
+          --listen <socket>       Serve any number of clients on a Unix socket (created
+                                  mode 0600, in a directory only you can write to)
+                                  instead of stdin/stdout; they share the forms.
+          --max-client-buffer <n> With --listen: bytes of output that may wait for one
+                                  client before it is disconnected. (default: \(l.maxClientBuffer))
           --state <path>          Keep the forms in <path> (a journal and snapshots) and
                                   restore them at the next start with the same path.
           --fsync <when>          always: before every response (survives power loss);
@@ -73,6 +87,14 @@ enum CommandLineOptions {
 
     static func parse(_ args: [String]) throws(UsageError) -> Invocation {
         if args.first == "tui" { return .tui(Array(args.dropFirst())) }
+        if args.first == "attach" {
+            let rest = args.dropFirst()
+            if rest.contains("-h") || rest.contains("--help") { return .help }
+            guard rest.count == 1, let path = rest.first, !path.hasPrefix("-") else {
+                throw UsageError(message: rest.isEmpty ? "'attach' takes the socket path of a formd --listen" : "'attach' takes exactly one argument, the socket path")
+            }
+            return .attach(path)
+        }
         var o = ServeOptions()
         var statePath: String? = nil
         var fsync = StoreOptions.Fsync.batch
@@ -97,6 +119,8 @@ enum CommandLineOptions {
             case "-h", "--help": return .help
             case "--version": return .version
             case "--form": o.formFile = try value(arg)
+            case "--listen": o.listen = try value(arg)
+            case "--max-client-buffer": o.listenOptions.maxClientBuffer = try count(arg)
             case "--state": statePath = try value(arg)
             case "--fsync":
                 let v = try value(arg)
@@ -120,6 +144,9 @@ enum CommandLineOptions {
             o.state = StoreOptions(path: statePath, fsync: fsync, persistSecrets: persistSecrets)
         } else if persistSecrets || args.contains("--fsync") {
             throw UsageError(message: "'--fsync' and '--persist-secrets' go with '--state <path>'")
+        }
+        if o.listen == nil && args.contains("--max-client-buffer") {
+            throw UsageError(message: "'--max-client-buffer' goes with '--listen <socket>'")
         }
         return .serve(o)
     }

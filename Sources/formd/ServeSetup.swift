@@ -6,10 +6,35 @@ import FormdStore
 import Glibc
 #endif
 
-/// The session `formd` serves: the engine from `--form`, then from `--state` if it holds
-/// one. A function, so the engine and the form file's bytes are gone once the session
-/// holds the engine (a second reference would make the first edit copy every field).
-func makeSession(_ options: ServeOptions) -> (Session, StateStore?) {
+/// Serves stdio or, with `--listen`, a socket until the conversation ends. Returns the
+/// store to close and whether the server halted (the journal could not be written).
+/// The engine is consumed into the server: a second reference to it would make the first
+/// edit copy every field.
+func serve(_ options: ServeOptions) -> (store: StateStore?, halted: Bool) {
+    var (engine, store) = loadEngine(options)
+    if let path = options.listen {
+        let listener: UnixSocket.Listener
+        do {
+            listener = try UnixSocket.listen(at: path)
+        } catch {
+            store?.close()
+            fail("cannot listen on \(path): \(error.message)")
+        }
+        var daemon = Daemon(engine: consume engine, limits: options.sessionLimits)
+        daemon.observer = store
+        let server = ListenServer(daemon: daemon, listener: listener, options: options.listenOptions, wakeFD: Signals.wakeFD)
+        server.run()
+        return (store, server.halted)
+    }
+    var session = Session(engine: consume engine, limits: options.sessionLimits)
+    session.observer = store
+    var server = StdioServer(session: session)
+    server.run()
+    return (store, server.halted)
+}
+
+/// The engine from `--form`, then from `--state` if it holds one, and the store.
+private func loadEngine(_ options: ServeOptions) -> (FormEngine, StateStore?) {
     var engine = FormEngine(limits: options.engineLimits)
     if let path = options.formFile {
         loadFormFile(path, into: &engine, maxDepth: options.sessionLimits.maxDepth)
@@ -31,7 +56,7 @@ func makeSession(_ options: ServeOptions) -> (Session, StateStore?) {
             fail("state \(storeOptions.path): \(error.message)")
         }
     }
-    return (Session(engine: engine, limits: options.sessionLimits), store)
+    return (engine, store)
 }
 
 /// Loads the default form from a form file, or stops with status 2 naming the file and

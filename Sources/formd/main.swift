@@ -33,18 +33,24 @@ do {
 switch invocation {
 case .tui(let args):
     exit(TerminalForm.main(args))
+case .attach(let path):
+    let fd: Int32
+    do {
+        fd = try AttachBridge.connect(to: path)
+    } catch {
+        fail(error.message, status: 1)
+    }
+    exit(AttachBridge.run(socket: fd))
 case .help:
     print(CommandLineOptions.help)
 case .version:
     print("\(ServerInfo.name) \(ServerInfo.version) (protocol \(ServerInfo.protocolVersion))")
 case .serve(let options):
     Signals.install()
-    var (session, store) = makeSession(options)
-    session.observer = store
-    var server = StdioServer(session: session)
-    server.run()
+    let (store, halted) = serve(options)
     if let store {
         store.close()
         if store.failure != nil { exit(1) }
     }
+    if halted { exit(1) }
 }

@@ -1,0 +1,53 @@
+/// Serving one command's events to clients that count positions differently.
+///
+/// The engine computes positions in the encoding of the command that caused them. A daemon
+/// with several clients runs a command once for real, in its sender's encoding, and for
+/// each other encoding re-runs it on a throwaway copy of the engine as it was before;
+/// these two helpers make that re-run exact.
+extension FormEngine {
+    /// `command` with the positions it takes (only `select` has any) recounted from
+    /// `from` to `to` against the current state of form `formName`, so that re-running it
+    /// in `to` does what running it in `from` did. A command whose positions do not
+    /// resolve is returned unchanged (it fails either way).
+    public func command(_ command: FormCommand, on formName: String,
+                        recountedFrom from: PositionEncoding, to: PositionEncoding) -> FormCommand {
+        guard from != to, case .select(let id, let start, let end) = command,
+              let form = form(formName), let i = try? form.target(id) else { return command }
+        let buffer = form.fields[i].buffer
+        let masked = form.fields[i].attributes.masksText
+        guard let s = try? buffer.cursor(at: start, from, masked: masked),
+              let e = try? buffer.cursor(at: end, from, masked: masked) else { return command }
+        return .select(field: id, start: buffer.position(s, to, masked: masked), end: buffer.position(e, to, masked: masked))
+    }
+}
+
+extension FormEvent {
+    /// True when the event holds a position (a selection, an edit range, or field states
+    /// that carry selections), which depends on the receiving client's encoding.
+    public var carriesPositions: Bool {
+        switch self {
+        case .formDefined, .formReset, .fieldAdded, .textChanged, .selectionChanged:
+            return true
+        case .fieldChanged(_, let changes):
+            return changes.selection != nil
+        case .fieldRemoved, .responderChanged, .focusChanged, .demandChanged, .returnPressed,
+             .deletePressed, .changeRejected, .validityChanged, .submitted, .submitFailed:
+            return false
+        }
+    }
+
+    /// The field the event is about; nil for events about the whole form (`formDefined`,
+    /// `formReset`, `focusChanged`, `submitted`, `submitFailed`).
+    public var fieldID: String? {
+        switch self {
+        case .fieldAdded(let f, _): return f.id
+        case .fieldRemoved(let f), .fieldChanged(let f, _), .textChanged(let f, _, _, _, _),
+             .selectionChanged(let f, _), .responderChanged(let f, _), .demandChanged(let f, _, _),
+             .returnPressed(let f, _), .deletePressed(let f, _), .changeRejected(let f, _),
+             .validityChanged(let f, _):
+            return f
+        case .formDefined, .formReset, .focusChanged, .submitted, .submitFailed:
+            return nil
+        }
+    }
+}

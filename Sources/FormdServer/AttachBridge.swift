@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `formd attach PATH`: stdin and stdout bridged to a `--listen` daemon's socket, so any
+/// stdio client (the shell library, the editor plugins) can attach unchanged.
+///
+/// End of stdin ends the conversation as end of input does for stdio: an unterminated
+/// last line is completed with `\n` (so it is handled, as stdio handles it), the socket's
+/// sending side is shut down, and the bridge keeps copying the daemon's output until the
+/// daemon closes the connection, which it does once everything is answered. The bridge
+/// also exits when the daemon closes first (`shutdown`, an overflow) or stdout is closed.
+public enum AttachBridge {
+    /// Connects to the daemon at `path`.
+    public static func connect(to path: String) throws(SocketError) -> Int32 {
+        switch UnixSocket.connect(to: path) {
+        case .success(let fd):
+            return fd
+        case .failure(let e):
+            switch e.code {
+            case ENOENT: throw SocketError("no formd is listening on \(path) (no such socket; start one with formd --listen \(path))")
+            case ECONNREFUSED: throw SocketError("no formd is listening on \(path) (the socket is left from a daemon that is gone)")
+            case EACCES: throw SocketError("cannot connect to \(path): permission denied (the socket belongs to another user)")
+            case ENOTSOCK: throw SocketError("\(path) is not a socket")
+            default: throw SocketError("cannot connect to \(path): \(e.description)")
+            }
+        }
+    }
+
+    /// Copies both ways until the daemon closes the connection or stdout goes away.
+    /// Returns the exit status: 0, or 1 when the connection broke.
+    public static func run(socket fd: Int32, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        UnixSocket.setNonBlocking(fd)
+        var toDaemon: [UInt8] = []
+        var sent = 0
+        var inputOpen = true
+        var lastByte: UInt8? = nil
+        var halfClosed = false
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        defer { Glibc.close(fd) }
+        while true {
+            var fds: [pollfd] = []
+            let waiting = toDaemon.count - sent
+            fds.append(pollfd(fd: fd, events: Int16(POLLIN) | (waiting > 0 ? Int16(POLLOUT) : 0), revents: 0))
+            if inputOpen && waiting == 0 { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                return 1
+            }
+            // From the daemon to stdout.
+            if fds[0].revents != 0 {
+                let n = read(fd, &buffer, buffer.count)
+                if n == 0 { return 0 }
+                if n > 0 {
+                    if !writeAll(output, buffer, count: n) { return 0 }
+                } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                    return errno == ECONNRESET ? 0 : 1
+                }
+            }
+            // From stdin to the daemon.
+            if fds.count > 1 && fds[1].revents != 0 {
+                let n = read(input, &buffer, buffer.count)
+                if n > 0 {
+                    toDaemon.append(contentsOf: buffer[0..<n])
+                    lastByte = buffer[n - 1]
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    inputOpen = false
+                    if let lastByte, lastByte != UInt8(ascii: "\n") { toDaemon.append(UInt8(ascii: "\n")) }
+                }
+            }
+            if toDaemon.count > sent {
+                let n = toDaemon.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+                if n > 0 {
+                    sent += n
+                    if sent == toDaemon.count {
+                        toDaemon.removeAll(keepingCapacity: true)
+                        sent = 0
+                    }
+                } else if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                    // The daemon stopped reading (it closed the connection): take what it
+                    // still says, then exit.
+                    inputOpen = false
+                    toDaemon.removeAll()
+                    sent = 0
+                }
+            }
+            if !inputOpen && toDaemon.count == sent && !halfClosed {
+                shutdown(fd, Int32(SHUT_WR))
+                halfClosed = true
+            }
+        }
+    }
+
+    /// Writes all of `bytes[0..<count]` (blocking); false when the output is gone.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], count: Int) -> Bool {
+        var offset = 0
+        while offset < count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, count - offset) }
+            if n > 0 { offset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            return false
+        }
+        return true
+    }
+}

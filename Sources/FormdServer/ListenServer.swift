@@ -1,0 +1,419 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormdCore
+import FormdJSON
+import FormdProtocol
+
+/// How `--listen` treats its clients.
+public struct ListenOptions: Sendable {
+    /// Most bytes of output that may wait for one client; past it the client is sent a
+    /// final `error` notification and disconnected (`--max-client-buffer`).
+    public var maxClientBuffer = 8 << 20
+    /// How long a client that is being disconnected (or every client, when the daemon
+    /// shuts down) may go without taking any of its last output before it is closed anyway.
+    public var closeGrace = 3.0
+
+    public init() {}
+}
+
+/// `formd --listen PATH`: one daemon, one engine, any number of clients on a Unix socket.
+///
+/// A single thread runs a `poll` loop over the listening socket, every connection and a
+/// wake-up pipe for signals; no thread per client. Each connection has its own line
+/// reader, output buffer and `ClientState`; every line goes through the same
+/// `Daemon.handleLine` as stdio, with the other connections as its `EventPeers`.
+///
+/// Fairness and backpressure: a connection gets at most one `read` per turn of the loop,
+/// and its lines are handled only while less than `pauseAt` of its own output waits (so a
+/// client that sends faster than it reads is slowed down, as a pipe would). Output is
+/// written without blocking at the end of every turn, after the `--state` journal is
+/// committed. A connection whose waiting output passes `maxClientBuffer` even so (it stopped
+/// reading while others cause events) gets the rest of the line in flight and a final
+/// `error` notification, its input is no longer read, and it is closed.
+public final class ListenServer {
+    public private(set) var daemon: Daemon
+    private let listener: UnixSocket.Listener
+    private let options: ListenOptions
+    private var connections: [Connection] = []
+    private let wakeFD: Int32
+    private let pauseAt: Int
+    private let uid = geteuid()
+    private var shuttingDown = false
+    private var listenerClosed = false
+    private var acceptPausedUntil = 0.0
+    /// The `--state` observer could not commit: nothing more is written.
+    public private(set) var halted = false
+
+    public init(daemon: Daemon, listener: UnixSocket.Listener, options: ListenOptions = ListenOptions(), wakeFD: Int32 = -1) {
+        self.daemon = daemon
+        self.listener = listener
+        self.options = options
+        self.wakeFD = wakeFD
+        pauseAt = max(1, min(1 << 16, options.maxClientBuffer / 2))
+    }
+
+    /// Serves until `shutdown` from a client or a termination signal, then tells every
+    /// client, gives them `closeGrace` to take their last output, and returns.
+    public func run() {
+        defer {
+            // Changes no client was told about (notifications nobody receives) are kept too.
+            if !halted, let observer = daemon.observer, !observer.commit(engine: daemon.engine) { halted = true }
+            for c in connections where !c.closed { close(c, graceful: false) }
+            connections.removeAll()
+            if !listenerClosed { listener.close() }
+        }
+        while !halted {
+            if Signals.terminationRequested { beginShutdown(.signal, asker: nil) }
+            if shuttingDown && connections.isEmpty { return }
+            var fds = pollSet()
+            let ready = poll(&fds, nfds_t(fds.count), timeout())
+            if ready < 0 {
+                if errno != EINTR { return }
+                for i in fds.indices { fds[i].revents = 0 }
+            }
+            var k = 0
+            if wakeFD >= 0 {
+                if fds[k].revents != 0 { drainWakeUp() }
+                k += 1
+            }
+            if listens {
+                if fds[k].revents & Int16(POLLIN) != 0 { acceptAll() }
+                k += 1
+            }
+            // The connections polled, in order; accepted ones wait for the next turn.
+            let polled = Array(connections.prefix(fds.count - k))
+            for (i, c) in polled.enumerated() {
+                let revents = fds[k + i].revents
+                guard !c.closed && !shuttingDown && c.phase == .open else { continue }
+                if c.stalled ? c.pending < pauseAt : revents != 0 {
+                    serviceInput(c)
+                }
+            }
+            flushAll()
+        }
+    }
+
+    // MARK: The loop's parts
+
+    private var listens: Bool { !shuttingDown && !listenerClosed }
+
+    private func pollSet() -> [pollfd] {
+        var fds: [pollfd] = []
+        fds.reserveCapacity(connections.count + 2)
+        if wakeFD >= 0 { fds.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)) }
+        if listens {
+            let paused = now() < acceptPausedUntil
+            fds.append(pollfd(fd: paused ? -1 : listener.fd, events: Int16(POLLIN), revents: 0))
+        }
+        for c in connections {
+            var events: Int16 = 0
+            if c.wantsInput(pauseAt: pauseAt) { events |= Int16(POLLIN) }
+            if c.pending > 0 { events |= Int16(POLLOUT) }
+            fds.append(pollfd(fd: c.fd, events: events, revents: 0))
+        }
+        return fds
+    }
+
+    /// Milliseconds to wait: none when lines are waiting to be handled, until the next
+    /// grace deadline when a connection is closing, else forever.
+    private func timeout() -> Int32 {
+        if !shuttingDown && connections.contains(where: { $0.phase == .open && $0.stalled && $0.pending < pauseAt }) { return 0 }
+        var wait = Double.infinity
+        let t = now()
+        for c in connections where c.phase != .open {
+            wait = min(wait, c.lastProgress + options.closeGrace - t)
+        }
+        if listens && acceptPausedUntil > t { wait = min(wait, acceptPausedUntil - t) }
+        if wait == .infinity { return -1 }
+        return Int32(max(0, min(wait * 1000 + 1, 60_000)))
+    }
+
+    private func drainWakeUp() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeFD, &buffer, buffer.count) > 0 {}
+    }
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listener.fd, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    acceptPausedUntil = now() + 0.1
+                }
+                return
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            UnixSocket.setNonBlocking(fd)
+            guard let peer = UnixSocket.peerUID(fd), peer == uid else {
+                refuse(fd, peer: UnixSocket.peerUID(fd))
+                continue
+            }
+            connections.append(Connection(fd: fd, maxLineBytes: min(daemon.limits.maxLineBytes, Int.max >> 2) + 1, now: now()))
+        }
+    }
+
+    /// Another user's connection: told why (one best-effort line) and closed.
+    private func refuse(_ fd: Int32, peer: uid_t?) {
+        let who = peer.map { "uid \($0)" } ?? "an unknown user"
+        var w = JSONWriter(reservingCapacity: 256)
+        MessageWriter.writeErrorNotification(ProtocolError(.notPermitted, "connection refused: this formd serves only uid \(uid), not \(who)"), to: &w)
+        w.writeRaw("\n")
+        _ = w.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Glibc.close(fd)
+        warn("refused a connection from \(who) (only uid \(uid) may connect)")
+    }
+
+    /// Reads once from `c` (unless lines are already waiting) and handles the complete
+    /// lines, stopping when its own output reaches `pauseAt`.
+    private func serviceInput(_ c: Connection) {
+        if !c.stalled {
+            switch c.reader.fill() {
+            case .data:
+                break
+            case .endOfInput:
+                c.inputEnded = true
+            case .interrupted:
+                return
+            case .failed(let code):
+                if code == EAGAIN || code == EWOULDBLOCK { return }
+                close(c, graceful: false)
+                return
+            }
+        }
+        handleLines(of: c)
+        // An unterminated last line is dropped: a client that went away mid-line (or
+        // mid-request) changes nothing.
+        if c.inputEnded && !c.stalled && c.phase == .open && !shuttingDown {
+            c.finish(now: now())
+        }
+    }
+
+    private func handleLines(of c: Connection) {
+        c.stalled = false
+        var peers = Peers(all: connections, asker: c)
+        var asker: Connection? = nil
+        c.reader.drain(final: false) { item in
+            switch item {
+            case .line(let bytes):
+                daemon.handleLine(bytes, client: &c.client, into: &c.out, peers: &peers)
+            case .tooLong(let prefix):
+                c.client.skipLine()
+                daemon.refuseLongLine(prefix: prefix, client: c.client, into: &c.out)
+            }
+            if c.client.isShutDown {
+                asker = c
+                return false
+            }
+            if c.pending >= pauseAt {
+                c.stalled = true
+                return false
+            }
+            return true
+        }
+        if let asker { beginShutdown(.request, asker: asker) }
+    }
+
+    /// Commits the journal, then writes what waits for every connection; disconnects the
+    /// ones over their limit and closes the ones that are done.
+    private func flushAll() {
+        if halted { return }
+        if connections.contains(where: { !$0.closed && $0.pending > 0 }) {
+            if let observer = daemon.observer, !observer.commit(engine: daemon.engine) {
+                halted = true
+                return
+            }
+        }
+        let t = now()
+        for c in connections where !c.closed {
+            if c.pending > 0 { write(c, now: t) }
+            if c.closed { continue }
+            if c.phase == .open && c.pending > options.maxClientBuffer {
+                overflow(c, now: t)
+                write(c, now: t)
+                if c.closed { continue }
+            }
+            if c.phase != .open && (c.pending == 0 || t - c.lastProgress >= options.closeGrace) {
+                close(c, graceful: true)
+            }
+        }
+        connections.removeAll { $0.closed }
+    }
+
+    private func write(_ c: Connection, now t: Double) {
+        var broken = false
+        var progressed = false
+        c.out.bytes.withUnsafeBytes { raw in
+            while c.sent < raw.count {
+                let n = send(c.fd, raw.baseAddress! + c.sent, raw.count - c.sent, Int32(MSG_NOSIGNAL))
+                if n > 0 {
+                    c.sent += n
+                    progressed = true
+                    continue
+                }
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+                broken = true
+                return
+            }
+        }
+        if broken {
+            close(c, graceful: false)
+            return
+        }
+        if progressed {
+            c.lastProgress = t
+            c.midLine = c.out.bytes[c.sent - 1] != UInt8(ascii: "\n")
+        }
+        c.compact()
+    }
+
+    /// Keeps the rest of the line the client is in the middle of, drops everything after
+    /// it, and queues the final `error` notification.
+    private func overflow(_ c: Connection, now t: Double) {
+        var keep = c.sent
+        if c.midLine {
+            while keep < c.out.bytes.count && c.out.bytes[keep] != UInt8(ascii: "\n") { keep += 1 }
+            keep = min(keep + 1, c.out.bytes.count)
+        }
+        c.out.bytes.removeSubrange(keep...)
+        let limit = options.maxClientBuffer
+        let error = ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: more than \(limit) bytes of output waited for this client, so it is disconnected; reconnect and resync with getState (raise the limit with --max-client-buffer)")
+        MessageWriter.writeErrorNotification(error, to: &c.out)
+        c.out.writeRaw("\n")
+        c.phase = .overflowed
+        c.stalled = false
+        c.lastProgress = t
+    }
+
+    /// Stops taking connections and input, and queues a `shutdown` notification for every
+    /// client but the one that asked for it (which has its response).
+    private func beginShutdown(_ reason: MessageWriter.ShutdownReason, asker: Connection?) {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        listener.close()
+        listenerClosed = true
+        let t = now()
+        for c in connections where !c.closed && c.phase == .open {
+            if c !== asker {
+                MessageWriter.writeShutdownNotification(reason, to: &c.out)
+                c.out.writeRaw("\n")
+            }
+            c.finish(now: t)
+        }
+    }
+
+    private func close(_ c: Connection, graceful: Bool) {
+        if graceful {
+            // Unread input would make the peer's read fail with ECONNRESET instead of
+            // reaching the end of what was written to it.
+            var scratch = [UInt8](repeating: 0, count: 4096)
+            var budget = 1 << 20
+            while budget > 0 {
+                let n = read(c.fd, &scratch, scratch.count)
+                if n <= 0 { break }
+                budget -= n
+            }
+        }
+        Glibc.close(c.fd)
+        c.reader.close()
+        c.closed = true
+    }
+
+    private func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private func warn(_ message: String) {
+        let text = Array("formd: \(message)\n".utf8)
+        _ = text.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+/// One client of `--listen`.
+final class Connection {
+    enum Phase {
+        /// Reading requests and receiving events.
+        case open
+        /// Its input ended, or the daemon is shutting down: closed once its output is written.
+        case finishing
+        /// Its output overflowed: closed once the final notification is written.
+        case overflowed
+    }
+
+    let fd: Int32
+    var reader: LineReader
+    var out = JSONWriter(reservingCapacity: 4096)
+    /// Bytes of `out` already written.
+    var sent = 0
+    /// The bytes written so far end inside a line (its rest is at `out[sent...]`).
+    var midLine = false
+    var client = ClientState()
+    var phase = Phase.open
+    /// End of input was read; complete lines may still wait (`stalled`).
+    var inputEnded = false
+    /// Complete lines wait in the reader until the output drains below `pauseAt`.
+    var stalled = false
+    var closed = false
+    /// When output was last written (or the phase changed): a closing connection that
+    /// makes no progress for `closeGrace` is closed anyway.
+    var lastProgress: Double
+
+    init(fd: Int32, maxLineBytes: Int, now: Double) {
+        self.fd = fd
+        reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
+        lastProgress = now
+    }
+
+    var pending: Int { out.bytes.count - sent }
+
+    func wantsInput(pauseAt: Int) -> Bool {
+        phase == .open && !stalled && !inputEnded && pending < pauseAt
+    }
+
+    func finish(now: Double) {
+        phase = .finishing
+        stalled = false
+        lastProgress = now
+    }
+
+    /// Forgets written bytes: all of them when everything went out, else once they are
+    /// a large part of the buffer.
+    func compact() {
+        if sent == out.bytes.count {
+            if out.bytes.capacity > 1 << 20 {
+                out = JSONWriter(reservingCapacity: 4096)
+            } else {
+                out.bytes.removeAll(keepingCapacity: true)
+            }
+            sent = 0
+        } else if sent >= 1 << 16 && sent * 2 >= out.bytes.count {
+            out.bytes.removeSubrange(0..<sent)
+            sent = 0
+        }
+    }
+}
+
+/// The other connections, as the line handler of one of them sees them.
+struct Peers: EventPeers {
+    let all: [Connection]
+    let asker: Connection
+
+    func encodings(receiving form: String) -> EncodingSet {
+        var set = EncodingSet()
+        for c in all where c !== asker && c.phase == .open && !c.closed {
+            if case .nothing = c.client.subscription.reach(form) { continue }
+            set.insert(EncodingSet(c.client.positionEncoding))
+        }
+        return set
+    }
+
+    mutating func deliver(_ events: [EventRecord], encoding: PositionEncoding) {
+        for c in all where c !== asker && c.phase == .open && !c.closed && c.client.positionEncoding == encoding {
+            Daemon.write(events, for: c.client, to: &c.out)
+        }
+    }
+}
