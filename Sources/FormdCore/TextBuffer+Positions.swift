@@ -16,7 +16,8 @@ extension TextBuffer {
     }
 
     public func selection(_ encoding: PositionEncoding, masked: Bool) -> TextRange {
-        TextRange(start: position(lower, encoding, masked: masked), end: position(upper, encoding, masked: masked))
+        TextRange(start: position(lower, encoding, masked: masked), end: position(upper, encoding, masked: masked),
+                  backward: head.offset < anchor.offset)
     }
 
     /// The cursor at a client's position, or an error naming the position when it lies

@@ -13,13 +13,22 @@ public struct TextEdit: Equatable, Sendable {
     }
 }
 
-/// A selection in the client's encoding; `start == end` is a caret.
+/// A selection in the client's encoding; `start == end` is a caret. `start <= end`
+/// always; `backward` says the head (the end that moves, where the caret is drawn) is at
+/// `start`, before the anchor. A caret is never backward.
 public struct TextRange: Equatable, Sendable {
     public var start: Int
     public var end: Int
+    public var backward: Bool
 
-    public init(start: Int, end: Int) {
+    public init(start: Int, end: Int, backward: Bool = false) {
         self.start = start
         self.end = end
+        self.backward = backward
     }
+
+    /// Where the head is: `start` when backward, else `end`.
+    public var head: Int { backward ? start : end }
+    /// Where the anchor is: `end` when backward, else `start`.
+    public var anchor: Int { backward ? end : start }
 }

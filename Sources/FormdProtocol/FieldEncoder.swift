@@ -95,6 +95,7 @@ enum FieldEncoder {
     static func writeRange(_ r: TextRange, to w: inout JSONWriter) {
         w.key("start", first: true); w.writeInt(r.start)
         w.key("end"); w.writeInt(r.end)
+        if r.backward { w.key("backward"); w.writeBool(true) }
         w.closeObject()
     }
 

@@ -18,13 +18,12 @@ struct FieldView {
     /// Caret (start == end) or selection, in characters (the session's position encoding).
     var selectionStart = 0
     var selectionEnd = 0
-    /// Whether the caret is at the selection's start. The protocol sends a selection as
-    /// `{start, end}` with `start <= end`, without saying which end moves; when only the
-    /// start moved (Shift-Left), that is where the caret is.
-    var caretAtStart = false
+    /// Whether the caret (the selection's moving end) is at its start: the protocol's
+    /// `backward`, sent only when true.
+    var backward = false
 
     /// Where the caret is drawn.
-    var caret: Int { caretAtStart ? selectionStart : selectionEnd }
+    var caret: Int { backward ? selectionStart : selectionEnd }
     var valid = true
     var errors: [String] = []
     var touched = false
@@ -68,11 +67,7 @@ struct FieldView {
         guard let r = v.objectValue,
               let start = r["start"]?.numberValue?.intValue,
               let end = r["end"]?.numberValue?.intValue else { return }
-        // The start moved and the end stayed (extending left), or the caret crossed the
-        // anchor leftwards (the old start, the anchor, is now the end).
-        let movedStart = start != selectionStart && end == selectionEnd
-        let crossedLeft = !caretAtStart && selectionStart != selectionEnd && end == selectionStart && start < end
-        caretAtStart = start != end && (movedStart || crossedLeft)
+        backward = r["backward"]?.boolValue ?? false
         selectionStart = start
         selectionEnd = end
     }
@@ -126,7 +121,6 @@ struct FormView {
             update { f in
                 if let d = p["display"]?.stringValue { f.display = d }
                 if let n = p["length"]?.numberValue?.intValue { f.length = n }
-                f.caretAtStart = false
                 if let s = p["selection"] { f.applySelection(s) }
             }
         case "selectionChanged":

@@ -173,8 +173,8 @@ final class DeleteUnitTests: XCTestCase {
 
     func testASelectionIsDeletedWhateverTheUnitAndOnlyBackspacePressesAKey() {
         var h = FormHarness(fields: [field("a") { $0.text = "hello world" }])
-        h.send(.select(field: "a", start: 11, end: 7), .selection(TextRange(7, 11)),
-               events: [.selectionChanged(field: "a", selection: TextRange(7, 11))], state: { $0["a"].selection = TextRange(7, 11) })
+        h.send(.select(field: "a", start: 11, end: 7), .selection(.backward(7, 11)),
+               events: [.selectionChanged(field: "a", selection: .backward(7, 11))], state: { $0["a"].selection = .backward(7, 11) })
         h.send(.delete(field: "a", direction: .backward, unit: .line), Self.applied,
                events: [.deletePressed(field: "a", textBefore: "hello world"),
                         .textChanged(field: "a", text: "hello w", length: 7, edit: TextEdit(7, 11, ""), selection: .caret(7))],

@@ -32,8 +32,8 @@ final class InsertTextTests: XCTestCase {
         h.send(.insertText(field: nil, text: "goodbye"), Self.applied,
                events: [.textChanged(field: "a", text: "goodbye world", length: 13, edit: TextEdit(0, 5, "goodbye"), selection: .caret(7))],
                state: { $0["a"].holds("goodbye world", length: 13, selection: .caret(7)) })
-        h.send(.select(field: nil, start: 13, end: 8), .selection(TextRange(8, 13)),
-               events: [.selectionChanged(field: "a", selection: TextRange(8, 13))], state: { $0["a"].selection = TextRange(8, 13) })
+        h.send(.select(field: nil, start: 13, end: 8), .selection(.backward(8, 13)),
+               events: [.selectionChanged(field: "a", selection: .backward(8, 13))], state: { $0["a"].selection = .backward(8, 13) })
         h.send(.insertText(field: nil, text: "🌍"), Self.applied,
                events: [.textChanged(field: "a", text: "goodbye 🌍", length: 9, edit: TextEdit(8, 13, "🌍"), selection: .caret(9))],
                state: { $0["a"].holds("goodbye 🌍", length: 9, selection: .caret(9)) })

@@ -60,10 +60,10 @@ final class MoveCaretTests: XCTestCase {
 
     func testExtendMovesOnlyTheMovingEndAndMayCrossTheFixedOne() {
         var h = harness()
-        move(&h, .wordLeft, extend: true, TextRange(10, 15))
-        move(&h, .wordLeft, extend: true, TextRange(6, 15))
-        move(&h, .right, extend: true, TextRange(7, 15))
-        move(&h, .start, extend: true, TextRange(0, 15))
+        move(&h, .wordLeft, extend: true, .backward(10, 15))
+        move(&h, .wordLeft, extend: true, .backward(6, 15))
+        move(&h, .right, extend: true, .backward(7, 15))
+        move(&h, .start, extend: true, .backward(0, 15))
         // Back onto the fixed end: a caret again.
         move(&h, .end, extend: true, .caret(15))
         move(&h, .start, .caret(0))
@@ -79,18 +79,19 @@ final class MoveCaretTests: XCTestCase {
                events: [.selectionChanged(field: "a", selection: TextRange(2, 4))], state: { $0["a"].selection = TextRange(2, 4) })
         move(&h, .left, extend: true, TextRange(2, 3))
         move(&h, .left, extend: true, .caret(2))
-        move(&h, .left, extend: true, TextRange(1, 2))
+        move(&h, .left, extend: true, .backward(1, 2))
         move(&h, .wordRight, extend: true, TextRange(2, 5))
     }
 
     func testWithoutExtendLeftAndRightCollapseASelectionToItsEnds() {
         var h = harness()
         for (start, end) in [(6, 9), (9, 6)] {
-            h.send(.select(field: nil, start: start, end: end), .selection(TextRange(6, 9)),
-                   events: [.selectionChanged(field: "a", selection: TextRange(6, 9))], state: { $0["a"].selection = TextRange(6, 9) })
+            let selected = TextRange(6, 9, backward: start > end)
+            h.send(.select(field: nil, start: start, end: end), .selection(selected),
+                   events: [.selectionChanged(field: "a", selection: selected)], state: { $0["a"].selection = selected })
             move(&h, .left, .caret(6))
-            h.send(.select(field: nil, start: start, end: end), .selection(TextRange(6, 9)),
-                   events: [.selectionChanged(field: "a", selection: TextRange(6, 9))], state: { $0["a"].selection = TextRange(6, 9) })
+            h.send(.select(field: nil, start: start, end: end), .selection(selected),
+                   events: [.selectionChanged(field: "a", selection: selected)], state: { $0["a"].selection = selected })
             move(&h, .right, .caret(9))
         }
         h.send(.select(field: nil, start: 6, end: 9), .selection(TextRange(6, 9)),
@@ -109,7 +110,7 @@ final class MoveCaretTests: XCTestCase {
         move(&h, .wordLeft, .caret(0))
         move(&h, .right, .caret(1))
         move(&h, .wordRight, .caret(15))
-        move(&h, .wordLeft, extend: true, TextRange(0, 15))
+        move(&h, .wordLeft, extend: true, .backward(0, 15))
     }
 
     func testANamedFieldMovesWithoutTakingFocus() {

@@ -71,12 +71,12 @@ final class PositionEncodingTests: XCTestCase {
         h.focus("t", file: file, line: line)
 
         // select, backwards, then extended: the reported range is in the client's units.
-        h.send(.select(field: nil, start: t.old[4], end: t.old[1]), .selection(TextRange(t.old[1], t.old[4])),
-               events: [.selectionChanged(field: "t", selection: TextRange(t.old[1], t.old[4]))],
-               state: { $0["t"].selection = TextRange(t.old[1], t.old[4]) }, file: file, line: line)
-        h.send(.moveCaret(field: nil, to: .right, extend: true), .selection(TextRange(t.old[2], t.old[4])),
-               events: [.selectionChanged(field: "t", selection: TextRange(t.old[2], t.old[4]))],
-               state: { $0["t"].selection = TextRange(t.old[2], t.old[4]) }, file: file, line: line)
+        h.send(.select(field: nil, start: t.old[4], end: t.old[1]), .selection(.backward(t.old[1], t.old[4])),
+               events: [.selectionChanged(field: "t", selection: .backward(t.old[1], t.old[4]))],
+               state: { $0["t"].selection = .backward(t.old[1], t.old[4]) }, file: file, line: line)
+        h.send(.moveCaret(field: nil, to: .right, extend: true), .selection(.backward(t.old[2], t.old[4])),
+               events: [.selectionChanged(field: "t", selection: .backward(t.old[2], t.old[4]))],
+               state: { $0["t"].selection = .backward(t.old[2], t.old[4]) }, file: file, line: line)
 
         // Inside a character, or past the end: an error that names the position.
         for p in t.inside {

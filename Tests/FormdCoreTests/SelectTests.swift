@@ -3,7 +3,7 @@ import XCTest
 
 /// `select {field?, start, end}`: positions in the client's encoding; `start` is the fixed
 /// end, so `start > end` selects backwards and a later extend moves `end`. The selection is
-/// always reported with start ≤ end.
+/// always reported with start ≤ end, and `backward` when the moving end is the start.
 final class SelectTests: XCTestCase {
     func testSelectAForwardRangeOrACaret() {
         var h = FormHarness(fields: [field("a") { $0.text = "hello" }])
@@ -23,17 +23,42 @@ final class SelectTests: XCTestCase {
         h.send(.select(field: "a", start: 1, end: 3), .selection(TextRange(1, 3)), events: [])
     }
 
-    func testABackwardSelectionIsReportedInOrderAndExtendsFromItsEnd() {
+    func testABackwardSelectionIsReportedInOrderAsBackwardAndExtendsFromItsEnd() {
         var h = FormHarness(fields: [field("a") { $0.text = "hello" }])
-        h.send(.select(field: "a", start: 4, end: 1), .selection(TextRange(1, 4)),
-               events: [.selectionChanged(field: "a", selection: TextRange(1, 4))], state: { $0["a"].selection = TextRange(1, 4) })
+        h.send(.select(field: "a", start: 4, end: 1), .selection(.backward(1, 4)),
+               events: [.selectionChanged(field: "a", selection: .backward(1, 4))], state: { $0["a"].selection = .backward(1, 4) })
         // The moving end is `end` (1): extending right shrinks the selection from the left.
-        h.send(.moveCaret(field: "a", to: .right, extend: true), .selection(TextRange(2, 4)),
+        h.send(.moveCaret(field: "a", to: .right, extend: true), .selection(.backward(2, 4)),
+               events: [.selectionChanged(field: "a", selection: .backward(2, 4))], state: { $0["a"].selection = .backward(2, 4) })
+        // The same range selected forwards is a change (of direction) and now moves its right end.
+        h.send(.select(field: "a", start: 2, end: 4), .selection(TextRange(2, 4)),
                events: [.selectionChanged(field: "a", selection: TextRange(2, 4))], state: { $0["a"].selection = TextRange(2, 4) })
-        // The same range selected forwards now moves its right end.
-        h.send(.select(field: "a", start: 2, end: 4), .selection(TextRange(2, 4)), events: [])
         h.send(.moveCaret(field: "a", to: .right, extend: true), .selection(TextRange(2, 5)),
                events: [.selectionChanged(field: "a", selection: TextRange(2, 5))], state: { $0["a"].selection = TextRange(2, 5) })
+    }
+
+    /// `backward` follows the head: set while it is before the anchor, cleared when it
+    /// meets the anchor (a caret) or crosses it. Over a masked field's bullets (three bytes
+    /// each in UTF-8), as anywhere.
+    func testTheDirectionFollowsTheHeadAcrossTheAnchorInAMaskedUTF8Field() {
+        var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = "a👍🏽漢b" }], encoding: .utf8)
+        func extend(_ to: CaretTarget, _ expected: TextRange, line: UInt = #line) {
+            h.send(.moveCaret(field: "pw", to: to, extend: true), .selection(expected),
+                   events: [.selectionChanged(field: "pw", selection: expected)], state: { $0["pw"].selection = expected },
+                   line: line)
+        }
+        h.send(.select(field: "pw", start: 9, end: 3), .selection(.backward(3, 9)),
+               events: [.selectionChanged(field: "pw", selection: .backward(3, 9))], state: { $0["pw"].selection = .backward(3, 9) })
+        extend(.left, .backward(0, 9))
+        extend(.right, .backward(3, 9))
+        extend(.right, .backward(6, 9))
+        extend(.right, .caret(9))
+        extend(.right, TextRange(9, 12))
+        extend(.left, .caret(9))
+        extend(.left, .backward(6, 9))
+        // Only the direction changes: still a change.
+        h.send(.select(field: "pw", start: 6, end: 9), .selection(TextRange(6, 9)),
+               events: [.selectionChanged(field: "pw", selection: TextRange(6, 9))], state: { $0["pw"].selection = TextRange(6, 9) })
     }
 
     func testSelectingInAFieldThatIsNotFirstResponderLeavesFocusAlone() {

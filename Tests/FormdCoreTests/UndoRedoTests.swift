@@ -139,14 +139,14 @@ final class UndoRedoTests: XCTestCase {
 
     func testUndoRestoresTheSelectionBackwardsIfItWas() {
         var h = harness("hello")
-        h.send(.select(field: nil, start: 4, end: 1), .selection(TextRange(1, 4)),
-               events: [.selectionChanged(field: "a", selection: TextRange(1, 4))], state: { $0["a"].selection = TextRange(1, 4) })
+        h.send(.select(field: nil, start: 4, end: 1), .selection(.backward(1, 4)),
+               events: [.selectionChanged(field: "a", selection: .backward(1, 4))], state: { $0["a"].selection = .backward(1, 4) })
         type(&h, "a", giving: "hao", edit: TextEdit(1, 4, "a"), caret: 2)
         type(&h, "b", giving: "habo", edit: TextEdit(2, 2, "b"), caret: 3)
-        undo(&h, giving: "hello", edit: TextEdit(1, 3, "ell"), selection: TextRange(1, 4), dirty: false)
+        undo(&h, giving: "hello", edit: TextEdit(1, 3, "ell"), selection: .backward(1, 4), dirty: false)
         // Still anchored at 4: extending moves the other end.
-        h.send(.moveCaret(field: nil, to: .right, extend: true), .selection(TextRange(2, 4)),
-               events: [.selectionChanged(field: "a", selection: TextRange(2, 4))], state: { $0["a"].selection = TextRange(2, 4) })
+        h.send(.moveCaret(field: nil, to: .right, extend: true), .selection(.backward(2, 4)),
+               events: [.selectionChanged(field: "a", selection: .backward(2, 4))], state: { $0["a"].selection = .backward(2, 4) })
         redo(&h, giving: "habo", edit: TextEdit(1, 4, "ab"), caret: 3)
     }
 

@@ -70,7 +70,9 @@ extension FieldSnapshot {
 extension TextRange {
     /// A caret (an empty selection) at `p`.
     static func caret(_ p: Int) -> TextRange { TextRange(start: p, end: p) }
-    init(_ start: Int, _ end: Int) { self.init(start: start, end: end) }
+    init(_ start: Int, _ end: Int, backward: Bool = false) { self.init(start: start, end: end, backward: backward) }
+    /// A selection whose head (the caret) is at `start`, before its anchor at `end`.
+    static func backward(_ start: Int, _ end: Int) -> TextRange { TextRange(start: start, end: end, backward: true) }
 }
 
 extension TextEdit {
