@@ -126,9 +126,11 @@ public struct Daemon: Sendable {
     private var recounted: [EventRecord] = []
     private var response = JSONWriter(reservingCapacity: 256)
 
-    public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits()) {
+    public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits(),
+                observer: (any CommandObserver)? = nil) {
         self.engine = engine
         self.limits = limits
+        self.observer = observer
     }
 
     /// Handles one input line from `client` (without its `\n`; a trailing `\r` is

@@ -20,15 +20,14 @@ func serve(_ options: ServeOptions) -> (store: StateStore?, halted: Bool) {
             store?.close()
             fail("cannot listen on \(path): \(error.message)")
         }
-        var daemon = Daemon(engine: consume engine, limits: options.sessionLimits)
-        daemon.observer = store
-        let server = ListenServer(daemon: daemon, listener: listener, options: options.listenOptions, wakeFD: Signals.wakeFD)
+        let daemon = Daemon(engine: consume engine, limits: options.sessionLimits, observer: store)
+        let server = ListenServer(daemon: consume daemon, listener: listener, options: options.listenOptions, wakeFD: Signals.wakeFD)
         server.run()
         return (store, server.halted)
     }
     var session = Session(engine: consume engine, limits: options.sessionLimits)
     session.observer = store
-    var server = StdioServer(session: session)
+    var server = StdioServer(session: consume session)
     server.run()
     return (store, server.halted)
 }
