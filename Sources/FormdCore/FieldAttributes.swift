@@ -3,8 +3,72 @@ import FormdJSON
 /// A field's effective configuration: built-in defaults, then its presets in order, then
 /// its own keys. Resolved once per (re)configuration so the hot path reads plain values.
 public struct FieldAttributes: Equatable, Sendable {
-    public var label: String? = nil
-    public var placeholder: String? = nil
+    /// The members that hold references, kept together in one immutable box so a copy of
+    /// the attributes costs one retain, not six: the hot path reads attributes on every
+    /// keystroke and Swift often copies a struct to read one member of it.
+    private final class Referenced: Equatable, @unchecked Sendable {
+        var label: String? = nil
+        var placeholder: String? = nil
+        var pattern: FieldPattern? = nil
+        var inputFilter: FieldPattern? = nil
+        var supportedEditActions = EditAction.allCases
+        var hints = JSONObject()
+
+        init() {}
+
+        func copy() -> Referenced {
+            let c = Referenced()
+            c.label = label
+            c.placeholder = placeholder
+            c.pattern = pattern
+            c.inputFilter = inputFilter
+            c.supportedEditActions = supportedEditActions
+            c.hints = hints
+            return c
+        }
+
+        static func == (a: Referenced, b: Referenced) -> Bool {
+            a === b || (a.label == b.label && a.placeholder == b.placeholder && a.pattern == b.pattern
+                        && a.inputFilter == b.inputFilter && a.supportedEditActions == b.supportedEditActions
+                        && a.hints == b.hints)
+        }
+    }
+
+    private static let defaults = Referenced()
+    private var referenced = FieldAttributes.defaults
+
+    /// Changes one referenced member in a fresh box (the box is shared, never mutated).
+    private mutating func update(_ body: (Referenced) -> Void) {
+        let c = referenced.copy()
+        body(c)
+        referenced = c
+    }
+
+    public var label: String? {
+        get { referenced.label }
+        set { update { $0.label = newValue } }
+    }
+    public var placeholder: String? {
+        get { referenced.placeholder }
+        set { update { $0.placeholder = newValue } }
+    }
+    public var pattern: FieldPattern? {
+        get { referenced.pattern }
+        set { update { $0.pattern = newValue } }
+    }
+    public var inputFilter: FieldPattern? {
+        get { referenced.inputFilter }
+        set { update { $0.inputFilter = newValue } }
+    }
+    public var supportedEditActions: [EditAction] {
+        get { referenced.supportedEditActions }
+        set { update { $0.supportedEditActions = newValue } }
+    }
+    public var hints: JSONObject {
+        get { referenced.hints }
+        set { update { $0.hints = newValue } }
+    }
+
     public var secure = false
     public var revealed = false
     public var enabled = true
@@ -17,11 +81,7 @@ public struct FieldAttributes: Equatable, Sendable {
     public var required = false
     public var minLength: Int? = nil
     public var maxLength: Int? = nil
-    public var pattern: FieldPattern? = nil
-    public var inputFilter: FieldPattern? = nil
     public var autoAdvance = false
-    public var supportedEditActions = EditAction.allCases
-    public var hints = JSONObject()
 
     public init() {}
 
