@@ -40,6 +40,16 @@ PressedAction = Literal["next", "resign", "submit", "none", "ignored"]
 DeleteOnEmpty = Literal["none", "focusPrevious"]
 DemandKind = Literal["become", "resign"]
 DemandOutcome = Literal["fulfilled", "refused", "pending"]
+EditAction = Literal["cut", "copy", "paste", "selectAll", "delete"]
+
+
+class Selection(TypedDict):
+    """A caret (``start == end``) or selection in the client's position encoding;
+    ``backward`` is present (true) when the caret is at ``start``."""
+
+    start: int
+    end: int
+    backward: NotRequired[bool]
 
 
 class FieldSpec(TypedDict, total=False):
@@ -62,6 +72,9 @@ class FieldSpec(TypedDict, total=False):
     minLength: int | None
     maxLength: int | None
     pattern: str | None
+    inputFilter: str | None
+    autoAdvance: bool
+    supportedEditActions: list[EditAction]
     configuration: list[str]
     hints: dict[str, Any]
 
@@ -88,11 +101,15 @@ class FieldState(TypedDict):
     minLength: int | None
     maxLength: int | None
     pattern: str | None
+    inputFilter: str | None
+    autoAdvance: bool
+    supportedEditActions: list[EditAction]
     configuration: list[str]
     hints: dict[str, Any]
     text: NotRequired[str]
     display: str
     length: int
+    selection: Selection
     isFirstResponder: bool
     demand: DemandKind | None
     valid: bool
@@ -100,6 +117,7 @@ class FieldState(TypedDict):
     dirty: bool
     visited: bool
     touched: bool
+    restoredWithoutSecret: NotRequired[bool]
 
 
 class FormState(TypedDict):
