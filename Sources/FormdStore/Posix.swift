@@ -57,20 +57,18 @@ enum Posix {
 
     /// A new file (truncated if it exists) opened for appending, mode 0600.
     static func create(_ dir: Int32, _ name: String) throws(Failure) -> Int32 {
-        let fd = openat(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, fileMode)
-        if fd < 0 { throw Failure("cannot create \(name)") }
-        if fchmod(fd, fileMode) != 0 {
-            let code = errno
-            close(fd)
-            throw Failure("cannot chmod \(name)", code)
-        }
-        return fd
+        try openPrivate(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, failing: "cannot create \(name)")
     }
 
     /// An existing file opened for appending (and made 0600 if it was not).
     static func openForAppend(_ dir: Int32, _ name: String) throws(Failure) -> Int32 {
-        let fd = openat(dir, name, O_WRONLY | O_APPEND | O_CLOEXEC)
-        if fd < 0 { throw Failure("cannot open \(name)") }
+        try openPrivate(dir, name, O_WRONLY | O_APPEND | O_CLOEXEC, failing: "cannot open \(name)")
+    }
+
+    /// Opens `name` in `dir` and makes it 0600 whatever the umask or its old mode was.
+    private static func openPrivate(_ dir: Int32, _ name: String, _ flags: Int32, failing message: String) throws(Failure) -> Int32 {
+        let fd = openat(dir, name, flags, fileMode)
+        if fd < 0 { throw Failure(message) }
         if fchmod(fd, fileMode) != 0 {
             let code = errno
             close(fd)
