@@ -23,10 +23,12 @@ let package = Package(
         .target(name: "FormdTUI", dependencies: ["FormdServer", "FormdProtocol", "FormdJSON"]),
         // Thin wiring: command line, signals, stdio.
         .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTUI", "FormdStore"]),
-        .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON"]),
+        // Helpers shared by the test targets (a seeded random generator).
+        .target(name: "FormdTestSupport", path: "Tests/FormdTestSupport"),
+        .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON"]),
         .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore"]),
-        .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON"]),
-        .testTarget(name: "FormdStoreTests", dependencies: ["FormdStore", "FormdServer", "FormdProtocol", "FormdCore", "FormdJSON"]),
+        .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
+        .testTarget(name: "FormdStoreTests", dependencies: ["FormdStore", "FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import XCTest
 
 /// `kill -9` at random moments while formd answers a stream of commands: after every
@@ -153,7 +154,7 @@ final class DurabilityCrashTests: XCTestCase {
 
         var rng = SystemRandomNumberGenerator()
         let seed = UInt64.random(in: 0...UInt64.max, using: &rng)
-        var random = CrashRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var model = Model()
         var nextID = 2
         var totals = (sent: 0, answered: 0, inFlight: 0, rounds: 0)
@@ -280,15 +281,3 @@ extension ArraySlice where Element == UInt8 {
     }
 }
 
-/// SplitMix64, seeded per run and printed on failure.
-struct CrashRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(below n: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(n))
-    }
-}

@@ -1,3 +1,4 @@
+import FormdTestSupport
 import XCTest
 @testable import FormdJSON
 

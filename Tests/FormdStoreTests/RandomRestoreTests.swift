@@ -1,3 +1,4 @@
+import FormdTestSupport
 import Foundation
 import FormdCore
 import FormdJSON
@@ -12,7 +13,7 @@ final class RandomRestoreTests: XCTestCase {
     static let texts = ["a", "hello world", "é", "e\u{301}", "👩‍👩‍👧", "🇫🇷🇩🇪", "1234", "12", "x y z", "", "line\nbreak", "\u{0}\t\"q\""]
 
     struct Generator {
-        var rng: SeededRandom
+        var rng: SplitMix64
         var fields = ["a", "b", "c", "d", "e"]
         var added = 0
 
@@ -65,7 +66,7 @@ final class RandomRestoreTests: XCTestCase {
         let dir = try temporaryDirectory(self)
         let options = StoreOptions(path: dir, fsync: .never, persistSecrets: persistSecrets, compactAfterBytes: 2048)
         var live = try StoredSession(options)
-        var g = Generator(rng: SeededRandom(seed: seed))
+        var g = Generator(rng: SplitMix64(seed: seed))
         live.send(Self.define.replacingOccurrences(of: #""method""#, with: #""id":0,"method""#))
         live.send(Self.define.replacingOccurrences(of: #""params":{"#, with: #""id":0,"params":{"form":"other","#))
         var trace: [String] = []

@@ -1,3 +1,4 @@
+import FormdTestSupport
 import FormdJSON
 @testable import FormdStore
 import XCTest
@@ -20,7 +21,7 @@ final class RecordCodecTests: XCTestCase {
             }
             return ~c
         }
-        var rng = SeededRandom(seed: 1)
+        var rng = SplitMix64(seed: 1)
         for length in 0..<80 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
             XCTAssertEqual(CRC32.checksum(bytes), reference(bytes), "length \(length)")

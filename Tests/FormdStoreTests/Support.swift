@@ -3,6 +3,7 @@ import FormdCore
 import FormdJSON
 import FormdServer
 import FormdStore
+import FormdTestSupport
 import XCTest
 
 extension StateStore: CommandObserver {}
@@ -59,19 +60,6 @@ func readBytes(_ path: String) throws -> [UInt8] {
 
 func writeBytes(_ bytes: [UInt8], to path: String) throws {
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-}
-
-/// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 func jsonString(_ s: String) -> String { JSONWriter.serialize(.string(s)) }
