@@ -3,8 +3,8 @@ import FormdJSON
 /// Reads one JSON object strictly: every key must be known, of the right type, and
 /// given once. Messages name the key by its path (`fields[2].maxLength`) so a person can
 /// find the mistake without reading the spec.
-struct ParamsReader {
-    let object: JSONObject
+public struct ParamsReader {
+    public let object: JSONObject
     /// Where this object sits, kept unformatted: only a message needs the text.
     private let location: Location
 
@@ -16,14 +16,14 @@ struct ParamsReader {
     }
 
     /// Where this object sits, for messages: "setText params", "fields[2]".
-    var path: String {
+    public var path: String {
         switch location {
         case .params(let method): "\(method) params"
         case .path(let p): p
         }
     }
 
-    init(_ object: JSONObject, path: String, allowed: [String]) throws(ProtocolError) {
+    public init(_ object: JSONObject, path: String, allowed: [String]) throws(ProtocolError) {
         try self.init(object, at: .path(path), allowed: allowed)
     }
 
@@ -40,7 +40,7 @@ struct ParamsReader {
         }
     }
 
-    func has(_ key: String) -> Bool { object[key] != nil }
+    public func has(_ key: String) -> Bool { object[key] != nil }
 
     private func name(_ key: String) -> String { "\"\(key)\" in \(path)" }
 
@@ -48,31 +48,31 @@ struct ParamsReader {
         .invalidParams("\(name(key)) must be \(expected), got \(got.typeName)")
     }
 
-    func string(_ key: String) throws(ProtocolError) -> String {
+    public func string(_ key: String) throws(ProtocolError) -> String {
         guard let v = try optionalString(key) else { throw .invalidParams("missing \(name(key)) (a string)") }
         return v
     }
 
-    func optionalString(_ key: String) throws(ProtocolError) -> String? {
+    public func optionalString(_ key: String) throws(ProtocolError) -> String? {
         guard let v = object[key] else { return nil }
         guard case .string(let s) = v else { throw wrongType(key, "a string", v) }
         return s
     }
 
     /// A key that may be given as null to clear it: absent → nil, null → .some(nil).
-    func nullableString(_ key: String) throws(ProtocolError) -> String?? {
+    public func nullableString(_ key: String) throws(ProtocolError) -> String?? {
         guard let v = object[key] else { return nil }
         if case .null = v { return .some(nil) }
         guard case .string(let s) = v else { throw wrongType(key, "a string or null", v) }
         return .some(s)
     }
 
-    func bool(_ key: String) throws(ProtocolError) -> Bool {
+    public func bool(_ key: String) throws(ProtocolError) -> Bool {
         guard let v = try optionalBool(key) else { throw .invalidParams("missing \(name(key)) (true or false)") }
         return v
     }
 
-    func optionalBool(_ key: String) throws(ProtocolError) -> Bool? {
+    public func optionalBool(_ key: String) throws(ProtocolError) -> Bool? {
         guard let v = object[key] else { return nil }
         guard case .bool(let b) = v else { throw wrongType(key, "true or false", v) }
         return b
@@ -80,7 +80,7 @@ struct ParamsReader {
 
     /// A non-negative integer or null (to clear). Fractions, exponents and numbers that do
     /// not fit are refused by name.
-    func nullableCount(_ key: String) throws(ProtocolError) -> Int?? {
+    public func nullableCount(_ key: String) throws(ProtocolError) -> Int?? {
         guard let v = object[key] else { return nil }
         switch v {
         case .null:
@@ -96,7 +96,7 @@ struct ParamsReader {
     }
 
     /// A required whole number from 0 up (a position).
-    func count(_ key: String) throws(ProtocolError) -> Int {
+    public func count(_ key: String) throws(ProtocolError) -> Int {
         switch try nullableCount(key) {
         case .some(.some(let n)): return n
         case .some(.none): throw .invalidParams("\(name(key)) must be a whole number from 0 up, got null")
@@ -104,19 +104,40 @@ struct ParamsReader {
         }
     }
 
-    func optionalObject(_ key: String) throws(ProtocolError) -> JSONObject? {
+    /// A required key of any type.
+    public func value(_ key: String) throws(ProtocolError) -> JSONValue {
+        guard let v = object[key] else { throw .invalidParams("missing \(name(key))") }
+        return v
+    }
+
+    /// A required key holding a string or null.
+    public func stringOrNull(_ key: String) throws(ProtocolError) -> String? {
+        guard let v = try nullableString(key) else { throw .invalidParams("missing \(name(key)) (a string or null)") }
+        return v
+    }
+
+    /// An optional whole number from 0 up.
+    public func optionalCount(_ key: String) throws(ProtocolError) -> Int? {
+        switch try nullableCount(key) {
+        case .some(.some(let n)): return n
+        case .some(.none): throw .invalidParams("\(name(key)) must be a whole number from 0 up, got null")
+        case .none: return nil
+        }
+    }
+
+    public func optionalObject(_ key: String) throws(ProtocolError) -> JSONObject? {
         guard let v = object[key] else { return nil }
         guard case .object(let o) = v else { throw wrongType(key, "an object", v) }
         return o
     }
 
-    func optionalArray(_ key: String) throws(ProtocolError) -> [JSONValue]? {
+    public func optionalArray(_ key: String) throws(ProtocolError) -> [JSONValue]? {
         guard let v = object[key] else { return nil }
         guard case .array(let a) = v else { throw wrongType(key, "an array", v) }
         return a
     }
 
-    func optionalStringArray(_ key: String) throws(ProtocolError) -> [String]? {
+    public func optionalStringArray(_ key: String) throws(ProtocolError) -> [String]? {
         guard let a = try optionalArray(key) else { return nil }
         var out: [String] = []
         for (i, v) in a.enumerated() {
@@ -129,7 +150,7 @@ struct ParamsReader {
     }
 
     /// One of an enum's raw values; the message lists them.
-    func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(ProtocolError) -> E?
+    public func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(ProtocolError) -> E?
     where E.RawValue == String {
         guard let s = try optionalString(key) else { return nil }
         guard let e = E(rawValue: s) else {
@@ -139,7 +160,7 @@ struct ParamsReader {
         return e
     }
 
-    func requiredEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(ProtocolError) -> E
+    public func requiredEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(ProtocolError) -> E
     where E.RawValue == String {
         guard let e = try optionalEnum(key, type) else {
             let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")

@@ -120,88 +120,29 @@ public enum StateCodec {
     }
 
     /// Reads members by name, refusing unknown or duplicate keys and wrong types.
+    /// The protocol's strict object reader, with its errors as decode errors: saved state
+    /// is checked by the same rules as input.
     struct Reader {
-        let object: JSONObject
-        let path: String
+        private let inner: ParamsReader
 
         init(_ object: JSONObject, path: String, allowed: [String]) throws(DecodeError) {
-            if let dup = object.firstDuplicateKey { throw DecodeError("\(path): duplicate key \"\(dup)\"") }
-            for k in object.keys where !allowed.contains(k) { throw DecodeError("\(path): unknown key \"\(k)\"") }
-            self.object = object
-            self.path = path
+            inner = try decoding { () throws(ProtocolError) in try ParamsReader(object, path: path, allowed: allowed) }
         }
 
-        func value(_ key: String) throws(DecodeError) -> JSONValue {
-            guard let v = object[key] else { throw DecodeError("\(path): missing \"\(key)\"") }
-            return v
-        }
-
-        func string(_ key: String) throws(DecodeError) -> String {
-            guard let s = try value(key).stringValue else { throw DecodeError("\(path).\(key) must be a string") }
-            return s
-        }
-
-        func optionalString(_ key: String) throws(DecodeError) -> String? {
-            guard let v = object[key] else { return nil }
-            guard let s = v.stringValue else { throw DecodeError("\(path).\(key) must be a string") }
-            return s
-        }
-
+        func value(_ key: String) throws(DecodeError) -> JSONValue { try decoding { () throws(ProtocolError) in try inner.value(key) } }
+        func string(_ key: String) throws(DecodeError) -> String { try decoding { () throws(ProtocolError) in try inner.string(key) } }
+        func optionalString(_ key: String) throws(DecodeError) -> String? { try decoding { () throws(ProtocolError) in try inner.optionalString(key) } }
         /// Absent: nil; null: .some(nil).
-        func nullableString(_ key: String) throws(DecodeError) -> String?? {
-            guard let v = object[key] else { return nil }
-            if v.isNull { return .some(nil) }
-            guard let s = v.stringValue else { throw DecodeError("\(path).\(key) must be a string or null") }
-            return .some(s)
-        }
-
-        /// Absent, null (both nil when `nullable` is false) or a string.
-        func stringOrNull(_ key: String) throws(DecodeError) -> String? {
-            let v = try value(key)
-            if v.isNull { return nil }
-            guard let s = v.stringValue else { throw DecodeError("\(path).\(key) must be a string or null") }
-            return s
-        }
-
-        func bool(_ key: String) throws(DecodeError) -> Bool? {
-            guard let v = object[key] else { return nil }
-            guard let b = v.boolValue else { throw DecodeError("\(path).\(key) must be a boolean") }
-            return b
-        }
-
-        func count(_ key: String) throws(DecodeError) -> Int? {
-            guard let v = object[key] else { return nil }
-            guard let n = v.numberValue?.intValue, n >= 0 else { throw DecodeError("\(path).\(key) must be a whole number ≥ 0") }
-            return n
-        }
-
-        func nullableCount(_ key: String) throws(DecodeError) -> Int?? {
-            guard let v = object[key] else { return nil }
-            if v.isNull { return .some(nil) }
-            return .some(try count(key))
-        }
-
-        func strings(_ key: String) throws(DecodeError) -> [String]? {
-            guard let v = object[key] else { return nil }
-            guard let a = v.arrayValue else { throw DecodeError("\(path).\(key) must be an array of strings") }
-            var out: [String] = []
-            for e in a {
-                guard let s = e.stringValue else { throw DecodeError("\(path).\(key) must be an array of strings") }
-                out.append(s)
-            }
-            return out
-        }
-
-        func object(_ key: String) throws(DecodeError) -> JSONObject? {
-            guard let v = object[key] else { return nil }
-            guard let o = v.objectValue else { throw DecodeError("\(path).\(key) must be an object") }
-            return o
-        }
-
-        func enumValue<E: RawRepresentable>(_ key: String, _: E.Type) throws(DecodeError) -> E? where E.RawValue == String {
-            guard let s = try optionalString(key) else { return nil }
-            guard let e = E(rawValue: s) else { throw DecodeError("\(path).\(key): unknown value \"\(s)\"") }
-            return e
+        func nullableString(_ key: String) throws(DecodeError) -> String?? { try decoding { () throws(ProtocolError) in try inner.nullableString(key) } }
+        /// Present, a string or null.
+        func stringOrNull(_ key: String) throws(DecodeError) -> String? { try decoding { () throws(ProtocolError) in try inner.stringOrNull(key) } }
+        func bool(_ key: String) throws(DecodeError) -> Bool? { try decoding { () throws(ProtocolError) in try inner.optionalBool(key) } }
+        func count(_ key: String) throws(DecodeError) -> Int? { try decoding { () throws(ProtocolError) in try inner.optionalCount(key) } }
+        func nullableCount(_ key: String) throws(DecodeError) -> Int?? { try decoding { () throws(ProtocolError) in try inner.nullableCount(key) } }
+        func strings(_ key: String) throws(DecodeError) -> [String]? { try decoding { () throws(ProtocolError) in try inner.optionalStringArray(key) } }
+        func object(_ key: String) throws(DecodeError) -> JSONObject? { try decoding { () throws(ProtocolError) in try inner.optionalObject(key) } }
+        func enumValue<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(DecodeError) -> E? where E.RawValue == String {
+            try decoding { () throws(ProtocolError) in try inner.optionalEnum(key, type) }
         }
     }
 
@@ -250,10 +191,15 @@ public enum StateCodec {
 
     /// Saved options are checked by the same rules as a field spec on the wire.
     public static func decodeOptions(_ o: JSONObject, path: String) throws(DecodeError) -> FieldOptions {
-        do {
-            return try FieldSpecDecoder.options(o, path: path)
-        } catch {
-            throw DecodeError(error.message)
-        }
+        try decoding { () throws(ProtocolError) in try FieldSpecDecoder.options(o, path: path) }
+    }
+}
+
+/// Runs a protocol-level check and reports its failure as a decode error.
+private func decoding<T>(_ body: () throws(ProtocolError) -> T) throws(StateCodec.DecodeError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw StateCodec.DecodeError(error.message)
     }
 }
