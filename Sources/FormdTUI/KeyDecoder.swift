@@ -32,9 +32,6 @@ enum Key: Equatable {
 struct KeyDecoder {
     private var pending: [UInt8] = []
 
-    /// True while an incomplete tail is held back.
-    var hasPending: Bool { !pending.isEmpty }
-
     /// True when what is held back starts with ESC but is not a paste: the caller waits a
     /// little for the rest, then flushes. (An unfinished paste is waited for to its end.)
     var wantsFlush: Bool {
