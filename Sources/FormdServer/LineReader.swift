@@ -18,7 +18,7 @@ public struct LineReader {
         case data, endOfInput, interrupted, failed(Int32)
     }
 
-    private let fd: Int32
+    public let fd: Int32
     private let maxLineBytes: Int
     private var buffer: UnsafeMutableRawBufferPointer
     /// Bytes [start, end) are read but not yet handed out.

@@ -195,13 +195,7 @@ public final class ListenServer {
         var peers = Peers(all: connections, asker: c)
         var asker: Connection? = nil
         c.reader.drain(final: false) { item in
-            switch item {
-            case .line(let bytes):
-                daemon.handleLine(bytes, client: &c.client, into: &c.out, peers: &peers)
-            case .tooLong(let prefix):
-                c.client.skipLine()
-                daemon.refuseLongLine(prefix: prefix, client: c.client, into: &c.out)
-            }
+            daemon.handle(item.decoded(limits: daemon.limits), client: &c.client, into: &c.out, peers: &peers)
             if c.client.isShutDown {
                 asker = c
                 return false

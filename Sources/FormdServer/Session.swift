@@ -46,20 +46,14 @@ public struct Session: Sendable {
 
     /// Handles one input line (without its `\n`; a trailing `\r` is dropped).
     public mutating func handleLine(_ line: UnsafeRawBufferPointer, into w: inout JSONWriter) {
+        handle(DecodedLine(line, limits: limits), into: &w)
+    }
+
+    /// Handles one line already decoded (`DecodedLine`, under this session's limits).
+    public mutating func handle(_ line: DecodedLine, into w: inout JSONWriter) {
         var peers = NoPeers()
-        daemon.handleLine(line, client: &client, into: &w, peers: &peers)
+        daemon.handle(line, client: &client, into: &w, peers: &peers)
     }
-
-    /// The answer for a line longer than `maxLineBytes`; the reader has already dropped it
-    /// but for `prefix`, its start, which may show the request's `id`.
-    public mutating func refuseLongLine(prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-                                        into w: inout JSONWriter) {
-        daemon.refuseLongLine(prefix: prefix, client: client, into: &w)
-    }
-
-    /// Counts a line that was dropped before it could be handled (too long), so later
-    /// line numbers stay right.
-    public mutating func skipLine() { client.lineNumber += 1 }
 }
 
 /// What belongs to one client rather than to the daemon: its line count, its choices from
@@ -74,9 +68,6 @@ public struct ClientState: Sendable {
     public internal(set) var isShutDown = false
 
     public init() {}
-
-    /// Counts a line that was dropped before it could be handled (too long).
-    public mutating func skipLine() { lineNumber += 1 }
 }
 
 /// The other clients of a daemon, as the line handler sees them: where the events of a
@@ -137,65 +128,50 @@ public struct Daemon: Sendable {
     /// dropped). Output for `client` goes to `w`; events also go to `peers`.
     public mutating func handleLine<Peers: EventPeers>(_ line: UnsafeRawBufferPointer, client: inout ClientState,
                                                         into w: inout JSONWriter, peers: inout Peers) {
+        handle(DecodedLine(line, limits: limits), client: &client, into: &w, peers: &peers)
+    }
+
+    /// Handles one line already decoded (`DecodedLine`, under this daemon's limits), as
+    /// `handleLine` would the line itself.
+    public mutating func handle<Peers: EventPeers>(_ line: DecodedLine, client: inout ClientState,
+                                                    into w: inout JSONWriter, peers: inout Peers) {
         client.lineNumber += 1
-        var bytes = line
-        if let last = bytes.last, last == UInt8(ascii: "\r") { bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast()) }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-        if bytes.count > limits.maxLineBytes {
-            refuseLongLine(prefix: UnsafeRawBufferPointer(rebasing: bytes.prefix(Daemon.idPrefixBytes)), client: client, into: &w)
+        switch line {
+        case .blank:
             return
-        }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes, maxDepth: limits.maxDepth)
-        } catch {
-            // A limit answers the request it refused when its id can be read; a line that
-            // is not JSON has no id (JSON-RPC: null).
-            var id = RequestID.null
-            if case .depthExceeded = error.kind { id = LeadingID.scan(bytes) ?? .null }
-            writeLine(&w) { MessageWriter.writeError(id: id, Daemon.protocolError(for: error), to: &$0) }
-            return
-        }
-        guard case .array(let batch) = value else {
+        case .tooLong(let id):
+            refuseLongLine(id: id, client: client, into: &w)
+        case .unreadable(let id, let error):
+            writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
+        case .request(let envelope):
             response.bytes.removeAll(keepingCapacity: true)
-            if handle(Envelope(value), client: &client, events: &w, peers: &peers) {
+            if handle(envelope, client: &client, events: &w, peers: &peers) {
                 w.writeRaw(response.bytes)
                 w.writeRaw("\n")
             }
-            return
-        }
-        if batch.isEmpty {
-            writeLine(&w) { MessageWriter.writeError(id: .null, ProtocolError(.invalidRequest, "an empty batch is not a request"), to: &$0) }
-            return
-        }
-        // Responses gather in `response`, comma-separated, while events go out at once.
-        response.bytes.removeAll(keepingCapacity: true)
-        var answered = 0
-        for item in batch {
-            let mark = response.bytes.count
-            if answered > 0 { response.writeRaw(",") }
-            if handle(Envelope(item), client: &client, events: &w, peers: &peers) {
-                answered += 1
-            } else {
-                response.bytes.removeSubrange(mark...)
+        case .batch(let batch):
+            // Responses gather in `response`, comma-separated, while events go out at once.
+            response.bytes.removeAll(keepingCapacity: true)
+            var answered = 0
+            for item in batch {
+                let mark = response.bytes.count
+                if answered > 0 { response.writeRaw(",") }
+                if handle(item, client: &client, events: &w, peers: &peers) {
+                    answered += 1
+                } else {
+                    response.bytes.removeSubrange(mark...)
+                }
             }
+            if answered == 0 { return }
+            w.writeRaw("[")
+            w.writeRaw(response.bytes)
+            w.writeRaw("]\n")
         }
-        if answered == 0 { return }
-        w.writeRaw("[")
-        w.writeRaw(response.bytes)
-        w.writeRaw("]\n")
     }
 
-    /// How much of an over-long line is searched for the request's `id`.
-    public static let idPrefixBytes = 512
-
-    /// The answer for a line longer than `maxLineBytes`; the reader has already dropped it
-    /// but for `prefix`, its start. The answer carries the request's `id` when the prefix
-    /// shows it (`LeadingID`), else null.
-    public func refuseLongLine(prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-                               client: ClientState, into w: inout JSONWriter) {
+    /// The answer for a line longer than `maxLineBytes`, with the `id` its start showed.
+    private func refuseLongLine(id: RequestID, client: ClientState, into w: inout JSONWriter) {
         let error = ProtocolError(.limitExceeded, "limit maxLineBytes exceeded: line \(client.lineNumber) is longer than \(limits.maxLineBytes) bytes (raise it with --max-line-bytes)")
-        let id = LeadingID.scan(prefix) ?? .null
         writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
     }
 
@@ -315,12 +291,5 @@ public struct Daemon: Sendable {
     private func writeLine(_ w: inout JSONWriter, _ body: (inout JSONWriter) -> Void) {
         body(&w)
         w.writeRaw("\n")
-    }
-
-    static func protocolError(for error: JSONParseError) -> ProtocolError {
-        if case .depthExceeded(let limit) = error.kind {
-            return ProtocolError(.limitExceeded, "limit maxDepth exceeded: JSON nests deeper than \(limit) levels (raise it with --max-depth)")
-        }
-        return ProtocolError(.parseError, "parse error: \(error.message)")
     }
 }

@@ -6,6 +6,12 @@ import FormdJSON
 /// Runs a session over a pair of file descriptors until end of input, `shutdown`, a
 /// termination signal or a closed output.
 ///
+/// Output collects in one buffer and is flushed when the input has nothing more ready, so
+/// a burst of commands is answered in a few large writes while a single interactive
+/// request is answered at once. A single request is read, decoded and carried out on this
+/// thread; once a read fills a whole block (a burst), a `ReadAhead` thread reads and
+/// decodes the rest of the burst on the other core while this one works the engine.
+///
 /// Between reads it waits in `poll` on the input, the output and the signal pipe, so it
 /// sleeps while idle, wakes at once for SIGTERM/SIGINT, and notices a reader that closed
 /// the output even while no input comes (then it stops quietly: nothing could be said).
@@ -28,20 +34,17 @@ public struct StdioServer {
 
     /// Returns when the conversation is over; everything answered has been flushed.
     public mutating func run() {
-        // The reader is local so that handing its lines to `self` never overlaps an
-        // access to the reader itself.
-        // One byte of slack for a trailing `\r`, which the session strips before it
+        // One byte of slack for a trailing `\r`, which the decoder strips before it
         // measures the line against the limit.
-        var reader = LineReader(fd: inputFD, maxLineBytes: min(session.limits.maxLineBytes, Int.max >> 2) + 1)
-        defer { reader.close() }
+        let input = InputLines(fd: inputFD, maxLineBytes: min(session.limits.maxLineBytes, Int.max >> 2) + 1)
         while !stopped {
             guard waitForInput() else { break }
-            let result = reader.fill()
+            let result = input.reader.fill()
             switch result {
             case .data:
-                handleLines(from: &reader, final: false)
+                handleLines(from: &input.reader, final: false)
             case .endOfInput:
-                handleLines(from: &reader, final: true)
+                handleLines(from: &input.reader, final: true)
                 flush()
                 return
             case .interrupted:
@@ -50,14 +53,46 @@ public struct StdioServer {
                 flush()
                 return
             }
+            if !input.reader.drainedInput && !stopped, let burst = ReadAhead(input: input, output: output.fd, limits: session.limits) {
+                guard serve(burst) else { break }
+                continue
+            }
             // A short read already says the input is drained; only after a full one is it
             // worth a poll to see whether more of a burst is waiting.
             if output.pendingBytes >= flushThreshold
-                || (output.pendingBytes > 0 && (reader.drainedInput || !inputReady())) {
+                || (output.pendingBytes > 0 && (input.reader.drainedInput || !inputReady())) {
                 flush()
             }
         }
         flush()
+    }
+
+    /// Carries out the lines a `ReadAhead` decodes until its burst is over. False when the
+    /// conversation ended meanwhile (the output is flushed then).
+    private mutating func serve(_ burst: ReadAhead) -> Bool {
+        defer { burst.finish() }
+        while let block = burst.blocks.take() {
+            for line in block.lines {
+                session.handle(line, into: &output.writer)
+                if output.pendingBytes >= flushThreshold { flush() }
+                // The remaining lines are left unapplied.
+                if session.isShutDown || output.isClosed || halted { return false }
+            }
+            switch block.end {
+            case .outputGone?:
+                output.markClosed()
+                return false
+            case .some:
+                flush()
+                return false
+            case nil:
+                if block.drained {
+                    if output.pendingBytes > 0 { flush() }
+                    return true
+                }
+            }
+        }
+        return true
     }
 
     /// Writes the output, after the session's observer has committed every change the
@@ -76,14 +111,9 @@ public struct StdioServer {
     /// (64 KiB of `getState` on a big form) never piles up in memory; once the output is
     /// gone or the server halted, the remaining lines are left unapplied.
     private mutating func handleLines(from reader: inout LineReader, final: Bool) {
+        let limits = session.limits
         reader.drain(final: final) { item in
-            switch item {
-            case .line(let bytes):
-                session.handleLine(bytes, into: &output.writer)
-            case .tooLong(let prefix):
-                session.skipLine()
-                session.refuseLongLine(prefix: prefix, into: &output.writer)
-            }
+            session.handle(item.decoded(limits: limits), into: &output.writer)
             if output.pendingBytes >= flushThreshold { flush() }
             return !session.isShutDown && !output.isClosed && !halted
         }

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A bounded queue from one producer thread to one consumer thread.
+///
+/// The consumer spins a little before it sleeps: in a conversation the next request
+/// arrives within microseconds of the last answer, sooner than a sleeping thread can be
+/// woken. Past the spin it waits on a condition variable, so an idle daemon uses no CPU.
+/// A full queue makes the producer wait, which bounds how far it reads ahead.
+final class Handoff<Item: Sendable>: @unchecked Sendable {
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let notEmpty = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let notFull = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Guarded by `lock`.
+    private var items: [Item] = []
+    private var closed = false
+    /// `items.count`, readable without the lock, for the spin.
+    private let count = Atomic<Int>(0)
+    private let capacity: Int
+    private let spinNanoseconds: Int
+
+    init(capacity: Int, spinMicroseconds: Int = 50) {
+        self.capacity = max(capacity, 1)
+        spinNanoseconds = spinMicroseconds * 1000
+        pthread_mutex_init(lock, nil)
+        pthread_cond_init(notEmpty, nil)
+        pthread_cond_init(notFull, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(notFull)
+        pthread_cond_destroy(notEmpty)
+        pthread_mutex_destroy(lock)
+        notFull.deallocate()
+        notEmpty.deallocate()
+        lock.deallocate()
+    }
+
+    /// Nothing is waiting to be taken.
+    var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
+
+    /// Appends `item`, waiting while the queue is full. False once the queue is closed:
+    /// the consumer has stopped and the item is dropped.
+    func put(_ item: Item) -> Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        while items.count >= capacity && !closed { pthread_cond_wait(notFull, lock) }
+        if closed { return false }
+        items.append(item)
+        count.store(items.count, ordering: .releasing)
+        pthread_cond_signal(notEmpty)
+        return true
+    }
+
+    /// The oldest item, waiting for one if there is none; nil once the queue is closed.
+    func take() -> Item? {
+        spinWhileEmpty()
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        while items.isEmpty && !closed { pthread_cond_wait(notEmpty, lock) }
+        if closed { return nil }
+        let item = items.removeFirst()
+        count.store(items.count, ordering: .releasing)
+        pthread_cond_signal(notFull)
+        return item
+    }
+
+    /// Ends the queue: a waiting or later `put` returns false, `take` nil.
+    func close() {
+        pthread_mutex_lock(lock)
+        closed = true
+        items.removeAll()
+        count.store(0, ordering: .releasing)
+        pthread_cond_broadcast(notEmpty)
+        pthread_cond_broadcast(notFull)
+        pthread_mutex_unlock(lock)
+    }
+
+    private func spinWhileEmpty() {
+        if !isEmpty { return }
+        let deadline = Handoff.now() + spinNanoseconds
+        while isEmpty && Handoff.now() < deadline {}
+    }
+
+    private static func now() -> Int {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return t.tv_sec * 1_000_000_000 + t.tv_nsec
+    }
+}

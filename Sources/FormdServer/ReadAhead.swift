@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The stdio input's line reader, in a box that the serving thread lends to a `ReadAhead`
+/// thread for the length of a burst. Only one thread uses it at a time: starting and
+/// joining the thread hand it over.
+final class InputLines: @unchecked Sendable {
+    var reader: LineReader
+
+    init(fd: Int32, maxLineBytes: Int) {
+        reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
+    }
+
+    deinit { reader.close() }
+}
+
+/// The lines of one read, decoded, and what the reading thread learned of the input.
+struct DecodedBlock: Sendable {
+    enum End: Sendable { case endOfInput, readFailed, terminationSignal, outputGone }
+
+    var lines: [DecodedLine]
+    /// After these lines the input had nothing more ready: the burst is over, this is the
+    /// thread's last block, and the serving thread reads for itself again.
+    var drained: Bool
+    /// Set on the last block when the input itself ends (or the server must stop).
+    var end: End?
+}
+
+/// A thread that reads ahead while input comes in a burst: it reads the input in large
+/// blocks, splits and decodes the lines (`DecodedLine` needs nothing of the daemon's
+/// state) and hands them over in order, so parsing runs on the second core while the
+/// serving thread works the engine. When the input has nothing more ready it hands over
+/// its last block and ends.
+///
+/// Only bursts are worth it: waking a sleeping thread costs tens of microseconds on a
+/// virtual machine, far more than one interactive request takes, so the serving thread
+/// reads single requests itself and starts a `ReadAhead` only after a full block.
+///
+/// It waits in `poll` on the input, the signal pipe, a stop pipe and the output (for a
+/// reader that hung up). Termination signals are blocked on this thread: they go to the
+/// serving thread, whose blocked `write` must see EINTR.
+final class ReadAhead: @unchecked Sendable {
+    let blocks: Handoff<DecodedBlock>
+    private let input: InputLines
+    private let output: Int32
+    private let limits: SessionLimits
+    /// A byte written to `stopWrite` tells the thread to stop.
+    private let stopRead: Int32
+    private let stopWrite: Int32
+    private var thread: pthread_t? = nil
+
+    /// Starts reading `input`, which belongs to this thread until `finish`. `output` is
+    /// only watched for a hang-up. Nil if no thread could be started.
+    init?(input: InputLines, output: Int32, limits: SessionLimits, queueCapacity: Int = 4) {
+        self.input = input
+        self.output = output
+        self.limits = limits
+        blocks = Handoff(capacity: queueCapacity)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        (stopRead, stopWrite) = (ends[0], ends[1])
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        sigaddset(&blocked, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        var id = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&id, nil, { context in
+            Unmanaged<ReadAhead>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<ReadAhead>.fromOpaque(context).release()
+            close(stopRead)
+            close(stopWrite)
+            return nil
+        }
+        thread = id
+    }
+
+    /// Waits for the thread to end, telling it to stop first if it has not handed over its
+    /// last block (it may be waiting for input or for room in the queue). The input is the
+    /// caller's again afterwards.
+    func finish() {
+        guard let running = thread else { return }
+        var byte: UInt8 = 1
+        _ = write(stopWrite, &byte, 1)
+        blocks.close()
+        pthread_join(running, nil)
+        thread = nil
+        close(stopRead)
+        close(stopWrite)
+    }
+
+    private func run() {
+        var fds = [pollfd](repeating: pollfd(), count: 4)
+        while true {
+            switch waitForInput(&fds) {
+            case .stop:
+                return
+            case .end(let end):
+                _ = blocks.put(DecodedBlock(lines: [], drained: true, end: end))
+                return
+            case .ready:
+                break
+            }
+            var lines: [DecodedLine] = []
+            let result = input.reader.fill()
+            switch result {
+            case .data, .endOfInput:
+                input.reader.drain(final: result == .endOfInput) { item in
+                    lines.append(item.decoded(limits: limits))
+                    return true
+                }
+            case .interrupted:
+                continue
+            case .failed:
+                break
+            }
+            // A short read already says the input is drained; only after a full one is it
+            // worth a poll to see whether more of a burst is waiting.
+            let end: DecodedBlock.End? = result == .endOfInput ? .endOfInput : result == .data ? nil : .readFailed
+            let drained = end != nil || input.reader.drainedInput || !inputReady()
+            if lines.isEmpty && !drained { continue }
+            if !blocks.put(DecodedBlock(lines: lines, drained: drained, end: end)) || drained { return }
+        }
+    }
+
+    private enum Wait { case ready, stop, end(DecodedBlock.End) }
+
+    /// Sleeps until the input has something to read (data, end of input or an error,
+    /// which `read` then reports), the thread is told to stop, or the server must end.
+    private func waitForInput(_ fds: inout [pollfd]) -> Wait {
+        let gone = Int16(POLLERR | POLLHUP | POLLNVAL)
+        while true {
+            fds[0] = pollfd(fd: input.reader.fd, events: Int16(POLLIN), revents: 0)
+            fds[1] = pollfd(fd: output, events: 0, revents: 0)
+            fds[2] = pollfd(fd: Signals.wakeFD, events: Int16(POLLIN), revents: 0)
+            fds[3] = pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0)
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                return .ready
+            }
+            if fds[3].revents != 0 { return .stop }
+            if fds[1].revents & gone != 0 { return .end(.outputGone) }
+            if fds[2].revents != 0 { return .end(.terminationSignal) }
+            if fds[0].revents != 0 { return .ready }
+        }
+    }
+
+    private func inputReady() -> Bool {
+        var p = pollfd(fd: input.reader.fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) > 0
+    }
+}
