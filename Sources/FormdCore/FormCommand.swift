@@ -2,11 +2,13 @@
 ///
 /// A `field` of nil means "the first responder", as the protocol's optional `field`.
 public enum FormCommand: Equatable, Sendable {
-    case defineForm(fields: [FieldSpec], presets: [String: FieldOptions])
-    case addField(FieldSpec, after: String?)
+    // The cases that carry whole field specs are boxed (`indirect`): every command is
+    // moved and copied on the hot path, and unboxed they would make each one 200 bytes.
+    indirect case defineForm(fields: [FieldSpec], presets: [String: FieldOptions])
+    indirect case addField(FieldSpec, after: String?)
     case removeField(String)
     /// `configuration` replaces the field's preset list when given.
-    case configureField(String, options: FieldOptions, configuration: [String]?)
+    indirect case configureField(String, options: FieldOptions, configuration: [String]?)
     case setText(field: String, text: String)
     case insertText(field: String?, text: String)
     case delete(field: String?, direction: DeleteDirection = .backward, unit: TextUnit = .character)

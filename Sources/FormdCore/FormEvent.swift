@@ -3,13 +3,15 @@
 /// Texts in events are already masked for secure fields: an event never needs to be
 /// filtered before it is written.
 public enum FormEvent: Equatable, Sendable {
+    // The large, rare cases are boxed (`indirect`), so the frequent ones are not copied
+    // at the size of a whole form snapshot.
     /// The form was (re)defined; carries its whole state.
-    case formDefined(FormSnapshot)
+    indirect case formDefined(FormSnapshot)
     /// `reset` returned every field to its initial state; carries the whole state.
-    case formReset(FormSnapshot)
-    case fieldAdded(FieldSnapshot, index: Int)
+    indirect case formReset(FormSnapshot)
+    indirect case fieldAdded(FieldSnapshot, index: Int)
     case fieldRemoved(field: String)
-    case fieldChanged(field: String, changes: FieldChanges)
+    indirect case fieldChanged(field: String, changes: FieldChanges)
     /// `text` is the whole new text, nil while the field is masked (the display is then
     /// one bullet per character); `edit` says what changed, for clients that sync
     /// incrementally; `selection` is the caret or selection after the change.
@@ -24,7 +26,7 @@ public enum FormEvent: Equatable, Sendable {
     /// `textBefore` is masked for secure fields.
     case deletePressed(field: String, textBefore: String)
     case changeRejected(field: String, reason: RejectReason)
-    case validityChanged(field: String, validity: Validity)
+    indirect case validityChanged(field: String, validity: Validity)
     /// Values of every field in order; masked fields are listed in `withheld` instead.
     case submitted(values: [FieldValue], withheld: [String])
     case submitFailed(errors: [FieldErrors])
