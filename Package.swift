@@ -26,7 +26,7 @@ let package = Package(
         // Helpers shared by the test targets (a seeded random generator).
         .target(name: "FormdTestSupport", path: "Tests/FormdTestSupport"),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
-        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON"]),
+        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore"]),
         .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdStoreTests", dependencies: ["FormdStore", "FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTestSupport"]),

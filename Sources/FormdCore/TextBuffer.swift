@@ -36,6 +36,7 @@ public struct TextBuffer: Equatable, Sendable {
 
     /// Replaces `lo..<hi` with `s` and puts the caret after it.
     public mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange {
+        if let change = replaceOneByteCharacters(lo, hi, with: s) { return change }
         let ctxStart = lo.offset > 0 ? Cursor(text.index(before: lo.index), lo.offset - 1) : lo
         let ctxEnd = hi.offset < length ? Cursor(text.index(after: hi.index), hi.offset + 1) : hi
         var oldWindow = String(text[ctxStart.index..<ctxEnd.index])
@@ -78,6 +79,51 @@ public struct TextBuffer: Equatable, Sendable {
         head = c
         return CharacterChange.trimmed(old: oldWindow, oldCount: oldWindowChars, new: text[windowStart..<i],
                                        newCount: newWindowChars, startOffset: ctxStart.offset, startUTF8: ctxStartUTF8)
+    }
+
+    /// The common edit, plain ASCII typed or deleted between plain ASCII neighbours: there
+    /// every byte is a character and none can join another, so nothing is walked or
+    /// recounted. Nil (the general path) unless the inserted text, the removed range and
+    /// the characters either side of it are single bytes below 0x80 other than CR and LF
+    /// (CR LF is one character), and the bytes beyond those neighbours are ASCII too (a
+    /// prepended or combining scalar there would join them).
+    private mutating func replaceOneByteCharacters(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
+        let loUTF8 = utf8Offset(lo.index), hiUTF8 = utf8Offset(hi.index)
+        let removedBytes = hiUTF8 - loUTF8, insertedBytes = s.utf8.count
+        guard removedBytes == hi.offset - lo.offset, s.utf8.allSatisfy(TextBuffer.isOneByteCharacter) else { return nil }
+        let before = lo.offset > 0 ? 1 : 0, after = hi.offset < length ? 1 : 0
+        // The window is the edit with its neighbours, as on the general path. What the old
+        // and new windows share at either end is trimmed: the neighbours always, and any
+        // bytes the removed and inserted runs share.
+        let trim = text.utf8.withContiguousStorageIfAvailable { t -> (p: Int, q: Int)? in
+            func isASCII(_ i: Int) -> Bool { i < 0 || i >= t.count || t[i] < 0x80 }
+            if before == 1 && !(TextBuffer.isOneByteCharacter(t[loUTF8 - 1]) && isASCII(loUTF8 - 2)) { return nil }
+            if after == 1 && !(TextBuffer.isOneByteCharacter(t[hiUTF8]) && isASCII(hiUTF8 + 1)) { return nil }
+            if !t[loUTF8..<hiUTF8].allSatisfy(TextBuffer.isOneByteCharacter) { return nil }
+            return s.utf8.withContiguousStorageIfAvailable { n -> (p: Int, q: Int) in
+                var p = 0
+                while p < removedBytes && p < insertedBytes && t[loUTF8 + p] == n[p] { p += 1 }
+                var q = 0
+                while q < removedBytes - p && q < insertedBytes - p && t[hiUTF8 - 1 - q] == n[insertedBytes - 1 - q] { q += 1 }
+                return (p, q)
+            }
+        }
+        guard let found = trim, let (p, q) = found else { return nil }
+        let removed = String(text.utf8[index(utf8: loUTF8 + p)..<index(utf8: hiUTF8 - q)])!
+        let inserted = String(s.utf8[s.utf8.index(s.startIndex, offsetBy: p)..<s.utf8.index(s.endIndex, offsetBy: -q)])!
+        text.replaceSubrange(lo.index..<hi.index, with: s)
+        length += insertedBytes - removedBytes
+        let caret = Cursor(index(utf8: loUTF8 + insertedBytes), lo.offset + insertedBytes)
+        anchor = caret
+        head = caret
+        return CharacterChange(startOffset: lo.offset + p, startUTF8: loUTF8 + p,
+                               removed: removed, removedCount: removedBytes - p - q,
+                               inserted: inserted, insertedCount: insertedBytes - p - q,
+                               windowRemoved: before + removedBytes + after, windowInserted: before + insertedBytes + after)
+    }
+
+    private static func isOneByteCharacter(_ byte: UInt8) -> Bool {
+        byte < 0x80 && byte != 0x0A && byte != 0x0D
     }
 
     /// The rare edit whose effect on clustering may reach anywhere (regional-indicator

@@ -1,0 +1,64 @@
+@testable import FormdCore
+import FormdTestSupport
+import XCTest
+
+/// `TextBuffer.replace` keeps length, caret and change right without recounting; here
+/// thousands of random edits over texts that mix plain ASCII (the one-byte fast path) with
+/// every clustering hazard (CR LF, combining marks, prepended scalars, emoji modifiers,
+/// regional indicators) are checked against a count from scratch.
+final class TextBufferPropertyTests: XCTestCase {
+    static let pieces = ["a", "b", " ", "x", "\r", "\n", "\u{301}", "é", "\u{600}", "👍", "\u{1F3FD}", "🇫", "🇷", "\u{200D}"]
+
+    func randomText(_ rng: inout SplitMix64, pieces count: Int) -> String {
+        // Mostly plain ASCII, as typed text is, so the fast path is taken often.
+        (0..<count).map { _ in rng.next(below: 3) == 0 ? Self.pieces[rng.next(below: Self.pieces.count)] : Self.pieces[rng.next(below: 4)] }.joined()
+    }
+
+    func cursor(_ text: String, at offset: Int) -> Cursor {
+        Cursor(text.index(text.startIndex, offsetBy: offset), offset)
+    }
+
+    func testRandomEditsAgreeWithACountFromScratch() {
+        var rng = SplitMix64(seed: 0xF0_4D)
+        for round in 0..<4_000 {
+            var buffer = TextBuffer(randomText(&rng, pieces: rng.next(below: 8)))
+            for step in 0..<4 {
+                let old = buffer.text
+                let n = old.count
+                let a = rng.next(below: n + 1), b = rng.next(below: n + 1)
+                let lo = cursor(old, at: min(a, b)), hi = cursor(old, at: max(a, b))
+                let s = randomText(&rng, pieces: rng.next(below: 4))
+                let change = buffer.replace(lo, hi, with: s)
+                let context = "round \(round) step \(step): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
+
+                let expected = String(old[..<lo.index]) + s + String(old[hi.index...])
+                XCTAssertEqual(Array(buffer.text.utf8), Array(expected.utf8), context)
+                XCTAssertEqual(buffer.length, buffer.text.count, context)
+                XCTAssertEqual(buffer.head, buffer.anchor, context)
+                XCTAssertEqual(buffer.text[..<buffer.head.index].count, buffer.head.offset, context)
+                XCTAssertGreaterThanOrEqual(buffer.text.utf8.distance(from: buffer.text.startIndex, to: buffer.head.index),
+                                            old.utf8.distance(from: old.startIndex, to: lo.index) + s.utf8.count, context)
+
+                // The change, applied to the old characters, gives the new ones, byte for byte.
+                let oldChars = Array(old), newChars = Array(buffer.text)
+                XCTAssertLessThanOrEqual(change.startOffset + change.removedCount, oldChars.count, context)
+                guard change.startOffset + change.removedCount <= oldChars.count else { return }
+                let prefix = String(oldChars[..<change.startOffset])
+                XCTAssertEqual(change.startUTF8, prefix.utf8.count, context)
+                XCTAssertEqual(Array(change.removed.utf8), Array(String(oldChars[change.startOffset..<change.startOffset + change.removedCount]).utf8), context)
+                XCTAssertEqual(change.removed.count, change.removedCount, context)
+                XCTAssertEqual(change.inserted.count, change.insertedCount, context)
+                let rebuilt = prefix + change.inserted + String(oldChars[(change.startOffset + change.removedCount)...])
+                XCTAssertEqual(Array(rebuilt.utf8), Array(buffer.text.utf8), context)
+                XCTAssertEqual(change.windowInserted - change.windowRemoved, newChars.count - oldChars.count, context)
+                // Trimmed: the first and last characters removed and inserted differ.
+                if let r = change.removed.first, let i = change.inserted.first {
+                    XCTAssertNotEqual(Array(String(r).utf8), Array(String(i).utf8), context)
+                }
+                if let r = change.removed.last, let i = change.inserted.last {
+                    XCTAssertNotEqual(Array(String(r).utf8), Array(String(i).utf8), context)
+                }
+            }
+        }
+    }
+}
