@@ -37,6 +37,11 @@ public struct TextBuffer: Equatable, Sendable {
     /// Replaces `lo..<hi` with `s` and puts the caret after it.
     public mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange {
         if let change = replaceOneByteCharacters(lo, hi, with: s) { return change }
+        return replaceWalkingClusters(lo, hi, with: s)
+    }
+
+    /// The general path: walks the characters of a window around the edit.
+    mutating func replaceWalkingClusters(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange {
         let ctxStart = lo.offset > 0 ? Cursor(text.index(before: lo.index), lo.offset - 1) : lo
         let ctxEnd = hi.offset < length ? Cursor(text.index(after: hi.index), hi.offset + 1) : hi
         var oldWindow = String(text[ctxStart.index..<ctxEnd.index])
@@ -92,34 +97,41 @@ public struct TextBuffer: Equatable, Sendable {
         let removedBytes = hiUTF8 - loUTF8, insertedBytes = s.utf8.count
         guard removedBytes == hi.offset - lo.offset, s.utf8.allSatisfy(TextBuffer.isOneByteCharacter) else { return nil }
         let before = lo.offset > 0 ? 1 : 0, after = hi.offset < length ? 1 : 0
-        // The window is the edit with its neighbours, as on the general path. What the old
-        // and new windows share at either end is trimmed: the neighbours always, and any
-        // bytes the removed and inserted runs share.
+        // The window is the edit with its neighbours, as on the general path, trimmed of
+        // what the old and new windows share at either end; every byte is a character.
+        let oldCount = before + removedBytes + after, newCount = before + insertedBytes + after
         let trim = text.utf8.withContiguousStorageIfAvailable { t -> (p: Int, q: Int)? in
             func isASCII(_ i: Int) -> Bool { i < 0 || i >= t.count || t[i] < 0x80 }
             if before == 1 && !(TextBuffer.isOneByteCharacter(t[loUTF8 - 1]) && isASCII(loUTF8 - 2)) { return nil }
             if after == 1 && !(TextBuffer.isOneByteCharacter(t[hiUTF8]) && isASCII(hiUTF8 + 1)) { return nil }
             if !t[loUTF8..<hiUTF8].allSatisfy(TextBuffer.isOneByteCharacter) { return nil }
             return s.utf8.withContiguousStorageIfAvailable { n -> (p: Int, q: Int) in
+                // The old window is t[loUTF8 - before ..< hiUTF8 + after]; the new one the
+                // same neighbours around n.
+                func new(_ i: Int) -> UInt8 {
+                    i < before ? t[loUTF8 - 1] : i < before + insertedBytes ? n[i - before] : t[hiUTF8]
+                }
+                let start = loUTF8 - before
                 var p = 0
-                while p < removedBytes && p < insertedBytes && t[loUTF8 + p] == n[p] { p += 1 }
+                while p < oldCount && p < newCount && t[start + p] == new(p) { p += 1 }
                 var q = 0
-                while q < removedBytes - p && q < insertedBytes - p && t[hiUTF8 - 1 - q] == n[insertedBytes - 1 - q] { q += 1 }
+                while q < oldCount - p && q < newCount - p && t[start + oldCount - 1 - q] == new(newCount - 1 - q) { q += 1 }
                 return (p, q)
             }
         }
         guard let found = trim, let (p, q) = found else { return nil }
-        let removed = String(text.utf8[index(utf8: loUTF8 + p)..<index(utf8: hiUTF8 - q)])!
-        let inserted = String(s.utf8[s.utf8.index(s.startIndex, offsetBy: p)..<s.utf8.index(s.endIndex, offsetBy: -q)])!
+        let start = loUTF8 - before
+        let removed = String(text.utf8[index(utf8: start + p)..<index(utf8: start + oldCount - q)])!
         text.replaceSubrange(lo.index..<hi.index, with: s)
+        let inserted = String(text.utf8[index(utf8: start + p)..<index(utf8: start + newCount - q)])!
         length += insertedBytes - removedBytes
         let caret = Cursor(index(utf8: loUTF8 + insertedBytes), lo.offset + insertedBytes)
         anchor = caret
         head = caret
-        return CharacterChange(startOffset: lo.offset + p, startUTF8: loUTF8 + p,
-                               removed: removed, removedCount: removedBytes - p - q,
-                               inserted: inserted, insertedCount: insertedBytes - p - q,
-                               windowRemoved: before + removedBytes + after, windowInserted: before + insertedBytes + after)
+        return CharacterChange(startOffset: lo.offset - before + p, startUTF8: start + p,
+                               removed: removed, removedCount: oldCount - p - q,
+                               inserted: inserted, insertedCount: newCount - p - q,
+                               windowRemoved: oldCount, windowInserted: newCount)
     }
 
     private static func isOneByteCharacter(_ byte: UInt8) -> Bool {

@@ -2,8 +2,9 @@
 import FormdTestSupport
 import XCTest
 
-/// `TextBuffer.replace` keeps length, caret and change right without recounting; here
-/// thousands of random edits over texts that mix plain ASCII (the one-byte fast path) with
+/// `TextBuffer.replace` keeps length, caret and change right without recounting, and takes
+/// a shortcut for plain ASCII that must agree with its general path; here thousands of
+/// random edits over texts that mix plain ASCII (the one-byte fast path) with
 /// every clustering hazard (CR LF, combining marks, prepended scalars, emoji modifiers,
 /// regional indicators) are checked against a count from scratch.
 final class TextBufferPropertyTests: XCTestCase {
@@ -28,8 +29,12 @@ final class TextBufferPropertyTests: XCTestCase {
                 let a = rng.next(below: n + 1), b = rng.next(below: n + 1)
                 let lo = cursor(old, at: min(a, b)), hi = cursor(old, at: max(a, b))
                 let s = randomText(&rng, pieces: rng.next(below: 4))
+                var walked = buffer
                 let change = buffer.replace(lo, hi, with: s)
                 let context = "round \(round) step \(step): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
+                // The shortcut taken for plain ASCII must change nothing the general path would not.
+                XCTAssertEqual(walked.replaceWalkingClusters(lo, hi, with: s), change, context)
+                XCTAssertEqual(walked, buffer, context)
 
                 let expected = String(old[..<lo.index]) + s + String(old[hi.index...])
                 XCTAssertEqual(Array(buffer.text.utf8), Array(expected.utf8), context)
