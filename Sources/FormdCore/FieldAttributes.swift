@@ -109,7 +109,7 @@ public struct FieldAttributes: Equatable, Sendable {
     }
 
     /// True when any key can make the text invalid.
-    var hasConstraints: Bool { required || minLength != nil || maxLength != nil || pattern != nil }
+    var hasConstraints: Bool { required || minLength != nil || maxLength != nil || referenced.pattern != nil }
 
     /// True when the text must be masked for everyone who did not ask for secrets.
     public var masksText: Bool { secure && !revealed }

@@ -91,7 +91,6 @@ extension Form {
 
     /// Dispatches one command. Lookups and checks that throw come first in every case.
     mutating func perform(_ command: FormCommand) throws(FormError) -> CommandResult {
-        try checkTextLimit(command)
         let result: CommandResult
         switch command {
         case .defineForm(let specs, let presets):
@@ -119,9 +118,12 @@ extension Form {
             try configure(try index(of: id), options: o, configuration: nil)
             result = .done
         case .setText(let id, let text):
+            try limits.checkText(text, field: id)
             result = setText(try index(of: id), text)
         case .insertText(let id, let text):
-            result = insertText(try target(id), text)
+            let i = try target(id)
+            try checkInsertion(i, text)
+            result = insertText(i, text)
         case .delete(let id, let direction, let unit):
             result = delete(try target(id), direction: direction, unit: unit)
         case .select(let id, let start, let end):
@@ -129,7 +131,9 @@ extension Form {
         case .moveCaret(let id, let to, let extend):
             result = moveCaret(try target(id), to: to, extend: extend)
         case .editAction(let id, let action, let text):
-            result = editAction(try target(id), action, text: text)
+            let i = try target(id)
+            if action == .paste, let text { try checkInsertion(i, text) }
+            result = editAction(i, action, text: text)
         case .undo(let id):
             result = undo(try target(id))
         case .redo(let id):

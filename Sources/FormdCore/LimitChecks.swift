@@ -38,24 +38,15 @@ extension EngineLimits {
 }
 
 extension Form {
-    /// The text limit for the commands that put text into a field (`setText`,
-    /// `insertText`, `paste`). Runs before the command's own lookups and filters, so a
-    /// refused edit emits nothing. Field specs (`defineForm`, `addField`,
-    /// `configureField`) are checked where they are built.
-    func checkTextLimit(_ command: FormCommand) throws(FormError) {
-        let limits = self.limits
-        switch command {
-        case .setText(let id, let text):
-            try limits.checkText(text, field: id)
-        case .insertText(let id, let text), .editAction(let id, .paste, let text?):
-            let i = try target(id)
-            let b = fields[i].buffer
-            // The length after the edit is at most the length now plus one character per byte.
-            if b.length + text.utf8.count <= limits.maxTextLength { return }
-            try limits.checkTextLength(length(of: i, replacing: b.lower, b.upper, with: text), field: fields[i].id)
-        default:
-            return
-        }
+    /// The text limit for putting `text` in place of field `i`'s selection (`insertText`,
+    /// `paste`), checked once the field is found and before its filters, so a refused edit
+    /// emits nothing. (`setText` checks its whole text with `EngineLimits.checkText`; field
+    /// specs are checked where they are built.)
+    func checkInsertion(_ i: Int, _ text: String) throws(FormError) {
+        let b = fields[i].buffer
+        // The length after the edit is at most the length now plus one character per byte.
+        if b.length + text.utf8.count <= limits.maxTextLength { return }
+        try limits.checkTextLength(length(of: i, replacing: b.lower, b.upper, with: text), field: fields[i].id)
     }
 
     /// Characters in field `i` once `lo..<hi` is replaced by `s`. Counts only a window of

@@ -71,10 +71,8 @@ public struct StdioServer {
     /// conversation ended meanwhile (the output is flushed then).
     private mutating func serve(_ burst: ReadAhead) -> Bool {
         defer { burst.finish() }
-        while var block = burst.blocks.take() {
-            // Popped off the end, each line is moved out rather than copied.
-            block.lines.reverse()
-            while let line = block.lines.popLast() {
+        while let block = burst.blocks.take() {
+            for line in block.lines {
                 session.handle(line, into: &output.writer)
                 if output.pendingBytes >= flushThreshold { flush() }
                 // The remaining lines are left unapplied.
