@@ -100,30 +100,41 @@ public struct TextBuffer: Equatable, Sendable {
         // The window is the edit with its neighbours, as on the general path, trimmed of
         // what the old and new windows share at either end; every byte is a character.
         let oldCount = before + removedBytes + after, newCount = before + insertedBytes + after
-        let trim = text.utf8.withContiguousStorageIfAvailable { t -> (p: Int, q: Int)? in
+        let start = loUTF8 - before
+        let found = text.utf8.withContiguousStorageIfAvailable { t -> (p: Int, q: Int, removed: String, inserted: String)? in
             func isASCII(_ i: Int) -> Bool { i < 0 || i >= t.count || t[i] < 0x80 }
             if before == 1 && !(TextBuffer.isOneByteCharacter(t[loUTF8 - 1]) && isASCII(loUTF8 - 2)) { return nil }
             if after == 1 && !(TextBuffer.isOneByteCharacter(t[hiUTF8]) && isASCII(hiUTF8 + 1)) { return nil }
             if !t[loUTF8..<hiUTF8].allSatisfy(TextBuffer.isOneByteCharacter) { return nil }
-            return s.utf8.withContiguousStorageIfAvailable { n -> (p: Int, q: Int) in
-                // The old window is t[loUTF8 - before ..< hiUTF8 + after]; the new one the
-                // same neighbours around n.
+            return s.utf8.withContiguousStorageIfAvailable { n in
+                // The old window is t[start ..< start + oldCount]; the new one the same
+                // neighbours around n.
                 func new(_ i: Int) -> UInt8 {
                     i < before ? t[loUTF8 - 1] : i < before + insertedBytes ? n[i - before] : t[hiUTF8]
                 }
-                let start = loUTF8 - before
                 var p = 0
                 while p < oldCount && p < newCount && t[start + p] == new(p) { p += 1 }
                 var q = 0
                 while q < oldCount - p && q < newCount - p && t[start + oldCount - 1 - q] == new(newCount - 1 - q) { q += 1 }
-                return (p, q)
+                let removed = String(decoding: UnsafeBufferPointer(rebasing: t[start + p..<start + oldCount - q]), as: UTF8.self)
+                let inserted = String(unsafeUninitializedCapacity: newCount - p - q) { buffer in
+                    for k in 0..<newCount - p - q { buffer[k] = new(p + k) }
+                    return newCount - p - q
+                }
+                return (p, q, removed, inserted)
             }
         }
-        guard let found = trim, let (p, q) = found else { return nil }
-        let start = loUTF8 - before
-        let removed = String(text.utf8[index(utf8: start + p)..<index(utf8: start + oldCount - q)])!
-        text.replaceSubrange(lo.index..<hi.index, with: s)
-        let inserted = String(text.utf8[index(utf8: start + p)..<index(utf8: start + newCount - q)])!
+        guard let trimmed = found ?? nil else { return nil }
+        let (p, q, removed, inserted) = trimmed
+        // Typing at the end and replacing everything are most edits: both skip the general
+        // splice, which costs a thousand instructions even on a short text.
+        if lo.offset == 0 && hi.offset == length {
+            text = s
+        } else if lo.offset == length {
+            text += s
+        } else {
+            text.replaceSubrange(lo.index..<hi.index, with: s)
+        }
         length += insertedBytes - removedBytes
         let caret = Cursor(index(utf8: loUTF8 + insertedBytes), lo.offset + insertedBytes)
         anchor = caret
