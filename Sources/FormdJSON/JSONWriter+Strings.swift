@@ -14,13 +14,20 @@ extension JSONWriter {
     /// Appends `s` as a quoted, escaped JSON string.
     @inlinable
     public mutating func writeString(_ s: String) {
-        writeQuoted(s, prefix: 0, suffix: 0)
+        writeQuoted(s, prefix: "", suffix: "")
     }
 
-    /// Appends `prefix`, the quoted `s`, then `suffix`; a zero byte means "none". Lets the
-    /// object writer emit `,"key":` as one append instead of four.
+    /// Appends `prefix` (say `,"field":`) then `s` quoted, in one append unless `s` needs
+    /// escapes: encoders write a key before nearly every value.
     @inlinable
-    mutating func writeQuoted(_ s: String, prefix: UInt8, suffix: UInt8) {
+    public mutating func writeString(_ s: String, after prefix: StaticString) {
+        writeQuoted(s, prefix: prefix, suffix: "")
+    }
+
+    /// Appends `prefix`, the quoted `s`, then `suffix`. Lets the object writer emit
+    /// `,"key":` as one append instead of four.
+    @inlinable
+    mutating func writeQuoted(_ s: String, prefix: StaticString, suffix: StaticString) {
         // Native strings (always, on Linux) expose their UTF-8 in place: no copy, no retain.
         if s.utf8.withContiguousStorageIfAvailable({ appendQuoted($0, prefix: prefix, suffix: suffix) }) == nil {
             var copy = s
@@ -29,7 +36,7 @@ extension JSONWriter {
     }
 
     @usableFromInline
-    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, prefix: UInt8, suffix: UInt8) {
+    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, prefix: StaticString, suffix: StaticString) {
         let count = utf8.count
         // `clean`: length of the escape-free prefix.
         var clean = 0
@@ -62,13 +69,14 @@ extension JSONWriter {
             while clean < count && !Self.needsEscape(utf8[clean]) { clean &+= 1 }
         }
         let complete = clean == count
+        let prefixCount = prefix.utf8CodeUnitCount, suffixCount = suffix.utf8CodeUnitCount
         // Worst case written here: prefix, quote, clean bytes, quote, suffix.
-        bytes.append(addingCapacity: clean &+ 4) { span in
+        bytes.append(addingCapacity: prefixCount &+ clean &+ suffixCount &+ 2) { span in
             span.withUnsafeMutableBufferPointer { buffer, initialized in
                 var p = buffer.baseAddress!
-                if prefix != 0 {
-                    p.initialize(to: prefix)
-                    p += 1
+                if prefixCount > 0 {
+                    p.initialize(from: prefix.utf8Start, count: prefixCount)
+                    p += prefixCount
                 }
                 p.initialize(to: UInt8(ascii: "\""))
                 p += 1
@@ -79,9 +87,9 @@ extension JSONWriter {
                 if complete {
                     p.initialize(to: UInt8(ascii: "\""))
                     p += 1
-                    if suffix != 0 {
-                        p.initialize(to: suffix)
-                        p += 1
+                    if suffixCount > 0 {
+                        p.initialize(from: suffix.utf8Start, count: suffixCount)
+                        p += suffixCount
                     }
                 }
                 initialized = p - buffer.baseAddress!
@@ -89,7 +97,7 @@ extension JSONWriter {
         }
         if complete { return }
         appendEscapedTail(utf8, from: clean)
-        if suffix != 0 { bytes.append(suffix) }
+        if suffixCount > 0 { writeRaw(suffix) }
     }
 
     @inline(__always) @usableFromInline

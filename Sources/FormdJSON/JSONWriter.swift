@@ -57,9 +57,7 @@ public struct JSONWriter: Sendable {
             }
             for i in members.indices {
                 // `{"key":` or `,"key":` in a single append.
-                writeQuoted(members[i].key,
-                            prefix: i == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","),
-                            suffix: UInt8(ascii: ":"))
+                writeQuoted(members[i].key, prefix: i == 0 ? "{" : ",", suffix: ":")
                 write(members[i].value)
             }
             bytes.append(UInt8(ascii: "}"))
@@ -117,24 +115,39 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
             return
         }
-        // Digits into a 24-byte tuple on the stack (20 digits for |Int.min| plus a sign),
-        // then one append.
+        writeInt(v, after: "")
+    }
+
+    /// Appends `prefix` (say `,"seq":`) then `v` in decimal, in one append: encoders
+    /// write a key before nearly every value, and every append has a fixed cost.
+    @inlinable
+    public mutating func writeInt(_ v: Int, after prefix: StaticString) {
+        // Digits into a 24-byte tuple on the stack (20 digits for |Int.min| plus a sign).
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { raw in
-            let buffer = raw.bindMemory(to: UInt8.self)
+            let digit = raw.bindMemory(to: UInt8.self)
             var magnitude = v.magnitude
             var i = 24
             repeat {
                 i &-= 1
                 let (q, r) = magnitude.quotientAndRemainder(dividingBy: 10)
-                buffer[i] = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
+                digit[i] = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
                 magnitude = q
             } while magnitude != 0
             if v < 0 {
                 i &-= 1
-                buffer[i] = UInt8(ascii: "-")
+                digit[i] = UInt8(ascii: "-")
             }
-            appendBytes(buffer.baseAddress! + i, count: 24 &- i)
+            let n = prefix.utf8CodeUnitCount, d = 24 &- i
+            let source = digit.baseAddress! + i
+            bytes.append(addingCapacity: n &+ d) { span in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    let p = buffer.baseAddress!
+                    if n > 0 { p.initialize(from: prefix.utf8Start, count: n) }
+                    (p + n).initialize(from: source, count: d)
+                    initialized = n &+ d
+                }
+            }
         }
     }
 
@@ -143,6 +156,23 @@ public struct JSONWriter: Sendable {
     mutating func writeUTF8(_ s: String) {
         if s.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
             bytes.append(contentsOf: s.utf8)
+        }
+    }
+
+    /// Appends `prefix` then the number's literal text, in one append.
+    @inlinable
+    public mutating func writeNumber(_ n: JSONNumber, after prefix: StaticString) {
+        var literal = n.literal
+        literal.withUTF8 { digits in
+            let k = prefix.utf8CodeUnitCount, d = digits.count
+            bytes.append(addingCapacity: k &+ d) { span in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    let p = buffer.baseAddress!
+                    if k > 0 { p.initialize(from: prefix.utf8Start, count: k) }
+                    if d > 0 { (p + k).initialize(from: digits.baseAddress!, count: d) }
+                    initialized = k &+ d
+                }
+            }
         }
     }
 

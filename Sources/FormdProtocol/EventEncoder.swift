@@ -30,63 +30,64 @@ public enum EventEncoder {
     public static func write(_ record: EventRecord, textSync: TextSync = .full, to w: inout JSONWriter) {
         w.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"")
         w.writeRaw(name(of: record.event))
-        w.writeRaw("\",\"params\":{\"form\":")
-        w.writeString(record.form)
-        w.key("seq"); w.writeInt(record.seq)
+        w.writeString(record.form, after: "\",\"params\":{\"form\":")
+        w.writeInt(record.seq, after: ",\"seq\":")
         writeParams(record.event, textSync: textSync, to: &w)
         w.writeRaw("}}")
     }
 
+    // Each key is written together with its value (`writeString(_:after:)`): one append
+    // per member instead of two, on the path every keystroke takes.
     private static func writeParams(_ event: FormEvent, textSync: TextSync, to w: inout JSONWriter) {
         switch event {
         case .formDefined(let s), .formReset(let s):
             FieldEncoder.writeFormBody(s, to: &w)
         case .fieldAdded(let f, let index):
             w.key("field"); FieldEncoder.writeSnapshot(f, to: &w)
-            w.key("index"); w.writeInt(index)
+            w.writeInt(index, after: ",\"index\":")
         case .fieldRemoved(let id):
-            w.key("field"); w.writeString(id)
+            w.writeString(id, after: ",\"field\":")
         case .fieldChanged(let id, let changes):
-            w.key("field"); w.writeString(id)
+            w.writeString(id, after: ",\"field\":")
             w.key("changes"); FieldEncoder.writeChanges(changes, to: &w)
         case .textChanged(let id, let text, let length, let edit, let selection):
-            w.key("field"); w.writeString(id)
+            w.writeString(id, after: ",\"field\":")
             if textSync == .full {
-                if let text { w.key("text"); w.writeString(text) }
-                w.key("display")
-                if let text { w.writeString(text) } else { FieldEncoder.writeMask(length: length, to: &w) }
+                if let text { w.writeString(text, after: ",\"text\":") }
+                if let text { w.writeString(text, after: ",\"display\":") } else {
+                    w.key("display")
+                    FieldEncoder.writeMask(length: length, to: &w)
+                }
             }
-            w.key("length"); w.writeInt(length)
-            w.key("edit")
-            w.key("start", first: true); w.writeInt(edit.start)
-            w.key("end"); w.writeInt(edit.end)
-            w.key("text"); w.writeString(edit.text)
-            w.closeObject()
-            w.key("selection"); FieldEncoder.writeRange(selection, to: &w)
+            w.writeInt(length, after: ",\"length\":")
+            w.writeInt(edit.start, after: ",\"edit\":{\"start\":")
+            w.writeInt(edit.end, after: ",\"end\":")
+            w.writeString(edit.text, after: ",\"text\":")
+            FieldEncoder.writeRange(selection, opening: "},\"selection\":{\"start\":", to: &w)
         case .selectionChanged(let id, let selection):
-            w.key("field"); w.writeString(id)
-            w.key("selection"); FieldEncoder.writeRange(selection, to: &w)
+            w.writeString(id, after: ",\"field\":")
+            FieldEncoder.writeRange(selection, opening: ",\"selection\":{\"start\":", to: &w)
         case .responderChanged(let id, let isFirst):
-            w.key("field"); w.writeString(id)
-            w.key("isFirstResponder"); w.writeBool(isFirst)
+            w.writeString(id, after: ",\"field\":")
+            w.writeRaw(isFirst ? ",\"isFirstResponder\":true" : ",\"isFirstResponder\":false")
         case .focusChanged(let from, let to):
             w.key("from"); w.writeOptionalString(from)
             w.key("to"); w.writeOptionalString(to)
         case .demandChanged(let id, let demand, let outcome):
-            w.key("field"); w.writeString(id)
+            w.writeString(id, after: ",\"field\":")
             w.key("demand"); w.writeOptionalString(demand?.rawValue)
-            w.key("outcome"); w.writeString(outcome.rawValue)
+            w.writeString(outcome.rawValue, after: ",\"outcome\":")
         case .returnPressed(let id, let action):
-            w.key("field"); w.writeString(id)
-            w.key("action"); w.writeString(action.rawValue)
+            w.writeString(id, after: ",\"field\":")
+            w.writeString(action.rawValue, after: ",\"action\":")
         case .deletePressed(let id, let before):
-            w.key("field"); w.writeString(id)
-            w.key("textBefore"); w.writeString(before)
+            w.writeString(id, after: ",\"field\":")
+            w.writeString(before, after: ",\"textBefore\":")
         case .changeRejected(let id, let reason):
-            w.key("field"); w.writeString(id)
-            w.key("reason"); w.writeString(reason.rawValue)
+            w.writeString(id, after: ",\"field\":")
+            w.writeString(reason.rawValue, after: ",\"reason\":")
         case .validityChanged(let id, let validity):
-            w.key("field"); w.writeString(id)
+            w.writeString(id, after: ",\"field\":")
             w.key("valid"); w.writeBool(validity.isValid)
             w.key("errors"); w.writeStrings(validity.errors)
         case .submitted(let values, let withheld):

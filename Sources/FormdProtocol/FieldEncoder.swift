@@ -93,10 +93,15 @@ enum FieldEncoder {
     }
 
     static func writeRange(_ r: TextRange, to w: inout JSONWriter) {
-        w.key("start", first: true); w.writeInt(r.start)
-        w.key("end"); w.writeInt(r.end)
-        if r.backward { w.key("backward"); w.writeBool(true) }
-        w.closeObject()
+        writeRange(r, opening: "{\"start\":", to: &w)
+    }
+
+    /// The range after `opening`, which ends with the range's own `{"start":` (a key
+    /// before it included), so that key and value go out in one append.
+    static func writeRange(_ r: TextRange, opening: StaticString, to w: inout JSONWriter) {
+        w.writeInt(r.start, after: opening)
+        w.writeInt(r.end, after: ",\"end\":")
+        w.writeRaw(r.backward ? ",\"backward\":true}" : "}")
     }
 
     /// One bullet per character: what a masked field shows.

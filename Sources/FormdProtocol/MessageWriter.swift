@@ -4,16 +4,13 @@ import FormdJSON
 public enum MessageWriter {
     /// `{"jsonrpc":"2.0","id":…,"result":` — the caller writes the result and `}`.
     public static func openResponse(id: RequestID, to w: inout JSONWriter) {
-        w.writeRaw("{\"jsonrpc\":\"2.0\",\"id\":")
-        id.write(to: &w)
+        id.write(after: "{\"jsonrpc\":\"2.0\",\"id\":", to: &w)
         w.writeRaw(",\"result\":")
     }
 
     public static func writeError(id: RequestID, _ error: ProtocolError, to w: inout JSONWriter) {
-        w.writeRaw("{\"jsonrpc\":\"2.0\",\"id\":")
-        id.write(to: &w)
-        w.writeRaw(",\"error\":{\"code\":")
-        w.writeInt(error.code.rawValue)
+        id.write(after: "{\"jsonrpc\":\"2.0\",\"id\":", to: &w)
+        w.writeInt(error.code.rawValue, after: ",\"error\":{\"code\":")
         w.writeRaw(",\"message\":")
         w.writeString(error.message)
         w.writeRaw("}}")

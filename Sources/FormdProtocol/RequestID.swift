@@ -16,11 +16,14 @@ public enum RequestID: Equatable, Sendable {
         }
     }
 
-    func write(to w: inout JSONWriter) {
+    /// Writes `prefix` (the message's opening, up to `"id":`) and the id, in one append.
+    func write(after prefix: StaticString, to w: inout JSONWriter) {
         switch self {
-        case .number(let n): w.write(.number(n))
-        case .string(let s): w.writeString(s)
-        case .null: w.writeRaw("null")
+        case .number(let n): w.writeNumber(n, after: prefix)
+        case .string(let s): w.writeString(s, after: prefix)
+        case .null:
+            w.writeRaw(prefix)
+            w.writeRaw("null")
         }
     }
 }

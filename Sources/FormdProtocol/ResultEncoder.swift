@@ -8,21 +8,21 @@ public enum ResultEncoder {
         case .done:
             w.writeRaw("{}")
         case .edit(let applied, let reason):
-            w.key("applied", first: true); w.writeBool(applied)
-            if let reason { w.key("reason"); w.writeString(reason.rawValue) }
+            w.writeRaw(applied ? "{\"applied\":true" : "{\"applied\":false")
+            if let reason { w.writeString(reason.rawValue, after: ",\"reason\":") }
             w.closeObject()
         case .returnPressed(let action):
-            w.key("action", first: true); w.writeString(action.rawValue)
+            w.writeString(action.rawValue, after: "{\"action\":")
             w.closeObject()
         case .demand(let outcome):
-            w.key("outcome", first: true); w.writeString(outcome.rawValue)
+            w.writeString(outcome.rawValue, after: "{\"outcome\":")
             w.closeObject()
         case .focus(let responder, let moved):
             w.key("firstResponder", first: true); w.writeOptionalString(responder)
             w.key("moved"); w.writeBool(moved)
             w.closeObject()
         case .selection(let r):
-            w.key("selection", first: true); FieldEncoder.writeRange(r, to: &w)
+            FieldEncoder.writeRange(r, opening: "{\"selection\":{\"start\":", to: &w)
             w.closeObject()
         case .editAction(let performed, let text, let reason):
             w.key("performed", first: true); w.writeBool(performed)
