@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "FormdTestSupport", path: "Tests/FormdTestSupport"),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON", "FormdTestSupport"]),
-        .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore"]),
+        .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore", "FormdTestSupport"]),
         .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdStoreTests", dependencies: ["FormdStore", "FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTestSupport"]),
     ]

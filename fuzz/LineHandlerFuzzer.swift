@@ -13,6 +13,8 @@
 //   line limit, exactly as a plain split does: short lines byte for byte, long ones
 //   either whole or refused with a prefix of the real line;
 // - `LeadingID`, which reads ids out of unparseable lines, finishes on any bytes;
+// - a line `Envelope(plainRequest:)` decodes without a value tree decodes the same through
+//   `JSONParser` and `Envelope(_:)`;
 // - the engine limits hold (forms, fields per form, characters per field), and, on every
 //   16th input, each field's kept length and caret offsets agree with a recount.
 //
@@ -70,6 +72,10 @@ enum Fuzz {
 
     static func handle(_ line: UnsafeRawBufferPointer) {
         _ = LeadingID.scan(line)
+        if let plain = Envelope(plainRequest: line, maxDepth: 64) {
+            guard case .object? = try? JSONParser.parse(line, maxDepth: 64) else { fail("the plain-request shortcut took a line the parser reads as no single request", line) }
+            if Envelope(try! JSONParser.parse(line, maxDepth: 64)) != plain { fail("the plain-request shortcut decoded a line otherwise than the parser", line) }
+        }
         let before = session.engine
         var w = JSONWriter(reservingCapacity: 256)
         session.handleLine(line, into: &w)

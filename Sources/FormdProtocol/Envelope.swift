@@ -2,7 +2,7 @@ import FormdJSON
 
 /// One JSON-RPC request or notification, with its call decoded or the reason it could
 /// not be.
-public struct Envelope: Sendable {
+public struct Envelope: Equatable, Sendable {
     /// nil for a notification. An invalid request whose id cannot be read gets `.null`,
     /// as JSON-RPC 2.0 says, so it is still answered.
     public var id: RequestID?
@@ -58,6 +58,42 @@ public struct Envelope: Sendable {
             self.init(id: invalidID, method: method, .invalidRequest("\"params\" must be an object, got \(other.typeName)"))
             return
         }
+        self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodDecoder.decode(method: method, params: params) })
+    }
+
+    private static let plainKeys: [StaticString] = ["jsonrpc", "id", "method", "params"]
+
+    /// A request in its plainest shape, decoded straight from its bytes with no value tree:
+    /// one object of an optional `jsonrpc` "2.0", an optional `id` (string, number or
+    /// null), a string `method` and an optional `params` object of scalars, each at most
+    /// once and nothing else. Nil for any other line, which `JSONParser` and `init(_:)`
+    /// then decode or refuse; a line both accept gets the same envelope from each (the
+    /// same `MethodDecoder` call on the same params). `params` nests one level below the
+    /// request, so with `maxDepth` under 2 every line takes the long way and its limit.
+    public init?(plainRequest bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+        guard maxDepth >= 2, var r = JSONObjectReader(bytes) else { return nil }
+        var seen: UInt8 = 0
+        var id: RequestID? = nil
+        var method: String? = nil
+        var params = JSONObject()
+        while let key = r.nextKey(in: Envelope.plainKeys) {
+            guard seen & (1 << key) == 0 else { return nil }
+            seen |= 1 << key
+            switch key {
+            case 0:
+                guard r.string() == "2.0" else { return nil }
+            case 1:
+                guard let value = r.scalar(), let valid = RequestID(value) else { return nil }
+                id = valid
+            case 2:
+                guard let name = r.string() else { return nil }
+                method = name
+            default:
+                guard let object = r.objectOfScalars() else { return nil }
+                params = object
+            }
+        }
+        guard r.isAtEnd(), let method else { return nil }
         self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodDecoder.decode(method: method, params: params) })
     }
 

@@ -27,6 +27,11 @@ public enum DecodedLine: Sendable {
             self = .tooLong(id: LeadingID.scan(UnsafeRawBufferPointer(rebasing: bytes.prefix(DecodedLine.idPrefixBytes))) ?? .null)
             return
         }
+        // Most requests are plain enough to decode without building a value tree.
+        if let envelope = Envelope(plainRequest: bytes, maxDepth: limits.maxDepth) {
+            self = .request(envelope)
+            return
+        }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes, maxDepth: limits.maxDepth)
