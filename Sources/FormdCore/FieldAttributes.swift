@@ -9,8 +9,16 @@ public struct FieldAttributes: Equatable, Sendable {
     private final class Referenced: Equatable, @unchecked Sendable {
         var label: String? = nil
         var placeholder: String? = nil
-        var pattern: FieldPattern? = nil
-        var inputFilter: FieldPattern? = nil
+        var pattern: FieldPattern? = nil {
+            didSet { hasPattern = pattern != nil }
+        }
+        var inputFilter: FieldPattern? = nil {
+            didSet { hasInputFilter = inputFilter != nil }
+        }
+        /// Whether each is set, readable without copying it: a pattern holds a `Regex`,
+        /// whose copies go through the runtime, and every keystroke asks.
+        private(set) var hasPattern = false
+        private(set) var hasInputFilter = false
         var supportedEditActions = EditAction.allCases
         var hints = JSONObject()
 
@@ -109,7 +117,7 @@ public struct FieldAttributes: Equatable, Sendable {
     }
 
     /// True when any key can make the text invalid.
-    var hasConstraints: Bool { required || minLength != nil || maxLength != nil || referenced.pattern != nil }
+    var hasConstraints: Bool { required || minLength != nil || maxLength != nil || referenced.hasPattern }
 
     /// True when the text must be masked for everyone who did not ask for secrets.
     public var masksText: Bool { secure && !revealed }
@@ -121,7 +129,7 @@ public struct FieldAttributes: Equatable, Sendable {
 
     /// True when every character of `s` passes `inputFilter`.
     public func accepts(_ s: String) -> Bool {
-        guard let filter = inputFilter else { return true }
+        guard referenced.hasInputFilter, let filter = inputFilter else { return true }
         return s.allSatisfy { filter.matchesWhole(String($0)) }
     }
 
