@@ -10,7 +10,14 @@ public struct FormEngine: Equatable, Sendable {
     /// mutated in place, where a dictionary value would be moved out and back per command.
     private var storage: [Form]
     private var indexByName: [String: Int]
+    /// The form the last command went to: commands come in runs on one form, and a name
+    /// compare is far cheaper than hashing it. Not part of the engine's value (`==`).
+    private var lastForm = 0
     public let limits: EngineLimits
+
+    public static func == (a: FormEngine, b: FormEngine) -> Bool {
+        a.storage == b.storage && a.limits == b.limits
+    }
 
     public init(limits: EngineLimits = EngineLimits()) {
         self.limits = limits
@@ -51,7 +58,7 @@ public struct FormEngine: Equatable, Sendable {
     public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
                                  encoding: PositionEncoding = .character,
                                  events: inout [EventRecord]) throws(FormError) -> CommandResult {
-        guard let i = indexByName[formName] else {
+        guard let i = formIndex(formName) else {
             guard command.createsForm else { throw .unknownForm(formName) }
             try limits.checkNewForm(existing: forms.count, name: formName)
             // A new form joins the engine only once its definition has succeeded.
@@ -62,6 +69,13 @@ public struct FormEngine: Equatable, Sendable {
             return result
         }
         return try storage[i].perform(command, encoding: encoding, events: &events)
+    }
+
+    private mutating func formIndex(_ name: String) -> Int? {
+        if lastForm < storage.count && storage[lastForm].name == name { return lastForm }
+        guard let i = indexByName[name] else { return nil }
+        lastForm = i
+        return i
     }
 
     /// `perform` with a fresh event list, returned with the result.
