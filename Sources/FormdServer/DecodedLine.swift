@@ -11,7 +11,9 @@ public enum DecodedLine: Sendable {
     case tooLong(id: RequestID)
     /// Not JSON, or nested deeper than `maxDepth`: answered with `error`.
     case unreadable(id: RequestID, ProtocolError)
-    case request(Envelope)
+    /// Boxed: a decoded line is handed between threads and copied out of its block, and
+    /// a box copies as one reference where an envelope copies member by member.
+    indirect case request(Envelope)
     /// A batch; never empty (an empty one is `unreadable`).
     case batch([Envelope])
 

@@ -277,8 +277,9 @@ public struct Daemon: Sendable {
     /// Writes the events `client` receives (its subscription decides), as its `textSync`
     /// shapes them. For `EventPeers.deliver`.
     public static func write(_ events: [EventRecord], for client: ClientState, to w: inout JSONWriter) {
-        guard let form = events.first?.form else { return }
-        let reach = client.subscription.reach(form)
+        // Not `events.first?.form`: that copies the whole first event.
+        if events.isEmpty { return }
+        let reach = client.subscription.reach(events[0].form)
         if case .nothing = reach { return }
         let all: Bool
         if case .everything = reach { all = true } else { all = false }
