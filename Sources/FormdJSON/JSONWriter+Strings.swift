@@ -71,29 +71,27 @@ extension JSONWriter {
         let complete = clean == count
         let prefixCount = prefix.utf8CodeUnitCount, suffixCount = suffix.utf8CodeUnitCount
         // Worst case written here: prefix, quote, clean bytes, quote, suffix.
-        bytes.append(addingCapacity: prefixCount &+ clean &+ suffixCount &+ 2) { span in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                var p = buffer.baseAddress!
-                if prefixCount > 0 {
-                    p.initialize(from: prefix.utf8Start, count: prefixCount)
-                    p += prefixCount
-                }
+        buffer.append(upTo: prefixCount &+ clean &+ suffixCount &+ 2) { start in
+            var p = start
+            if prefixCount > 0 {
+                p.initialize(from: prefix.utf8Start, count: prefixCount)
+                p += prefixCount
+            }
+            p.initialize(to: UInt8(ascii: "\""))
+            p += 1
+            if clean > 0 {
+                p.initialize(from: utf8.baseAddress!, count: clean)
+                p += clean
+            }
+            if complete {
                 p.initialize(to: UInt8(ascii: "\""))
                 p += 1
-                if clean > 0 {
-                    p.initialize(from: utf8.baseAddress!, count: clean)
-                    p += clean
+                if suffixCount > 0 {
+                    p.initialize(from: suffix.utf8Start, count: suffixCount)
+                    p += suffixCount
                 }
-                if complete {
-                    p.initialize(to: UInt8(ascii: "\""))
-                    p += 1
-                    if suffixCount > 0 {
-                        p.initialize(from: suffix.utf8Start, count: suffixCount)
-                        p += suffixCount
-                    }
-                }
-                initialized = p - buffer.baseAddress!
             }
+            return p - start
         }
         if complete { return }
         appendEscapedTail(utf8, from: clean)
@@ -128,37 +126,37 @@ extension JSONWriter {
                 continue
             }
             if i > runStart {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                buffer.append(base + runStart, count: i &- runStart)
             }
             appendEscape(b)
             i &+= 1
             runStart = i
         }
         if count > runStart {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+            buffer.append(base + runStart, count: count &- runStart)
         }
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
     }
 
     @usableFromInline
     mutating func appendEscape(_ b: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        buffer.append(UInt8(ascii: "\\"))
         switch b {
-        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
+        case 0x08: buffer.append(UInt8(ascii: "b"))
+        case 0x09: buffer.append(UInt8(ascii: "t"))
+        case 0x0A: buffer.append(UInt8(ascii: "n"))
+        case 0x0C: buffer.append(UInt8(ascii: "f"))
+        case 0x0D: buffer.append(UInt8(ascii: "r"))
         default:
             let hex: StaticString = "0123456789abcdef"
             let digits = hex.utf8Start
-            bytes.append(UInt8(ascii: "u"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(digits[Int(b >> 4)])
-            bytes.append(digits[Int(b & 0x0F)])
+            buffer.append(UInt8(ascii: "u"))
+            buffer.append(UInt8(ascii: "0"))
+            buffer.append(UInt8(ascii: "0"))
+            buffer.append(digits[Int(b >> 4)])
+            buffer.append(digits[Int(b & 0x0F)])
         }
     }
 }

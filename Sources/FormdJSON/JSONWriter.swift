@@ -1,9 +1,9 @@
 /// Appends compact JSON text to a byte buffer.
 ///
 /// Why bytes and not `String`: the daemon writes responses straight to a file descriptor,
-/// so UTF-8 bytes are the end product, and appending to a `[UInt8]` is a plain copy with
-/// no encoding bookkeeping. `serialize` exists for tests and logs, where a `String` is
-/// what you want.
+/// so UTF-8 bytes are the end product, kept in a `ByteBuffer` where an append is a plain
+/// copy with no encoding bookkeeping. `serialize` exists for tests and logs, where a
+/// `String` is what you want.
 ///
 /// Why both `write(_:)` and the raw pieces: generic values go through `write(_:)`, while
 /// the hot response path can splice constant prefixes like `{"jsonrpc":"2.0","id":` with
@@ -12,17 +12,65 @@
 ///
 /// Output is compact (no spaces or newlines), object members in member order, numbers as
 /// their literal text, strings escaped by `writeString`. A writer can be reused:
-/// `bytes.removeAll(keepingCapacity: true)` keeps its buffer.
+/// `removeAll()` keeps its buffer.
 public struct JSONWriter: Sendable {
-    /// The output so far (UTF-8).
-    public var bytes: [UInt8]
+    @usableFromInline var buffer: ByteBuffer
 
     /// Reserving up front avoids the regrowth copies for typical single-line responses.
     @inlinable
     public init(reservingCapacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(reservingCapacity)
+        buffer = ByteBuffer(capacity: reservingCapacity)
     }
+
+    /// The output so far (UTF-8), as a copy: for tests and cold paths. The hot ones use
+    /// `count`, `withUnsafeBytes` and the other members below.
+    public var bytes: [UInt8] {
+        get { Array(buffer.bytes) }
+        set {
+            buffer.truncate(to: 0)
+            newValue.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
+        }
+    }
+
+    /// Bytes written so far.
+    @inlinable
+    public var count: Int { buffer.count }
+
+    @inlinable
+    public var isEmpty: Bool { buffer.count == 0 }
+
+    /// Bytes the buffer holds room for.
+    @inlinable
+    public var capacity: Int { buffer.capacity }
+
+    @inlinable
+    public subscript(i: Int) -> UInt8 {
+        get {
+            precondition(i >= 0 && i < buffer.count, "JSONWriter index out of range")
+            return buffer.storage.base[i]
+        }
+        set {
+            precondition(i >= 0 && i < buffer.count, "JSONWriter index out of range")
+            buffer.set(i, newValue)
+        }
+    }
+
+    /// The output so far, valid only inside `body`.
+    @inlinable
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(buffer.bytes))
+    }
+
+    /// Empties the writer, keeping its buffer.
+    @inlinable
+    public mutating func removeAll() { buffer.truncate(to: 0) }
+
+    /// Drops everything after the first `count` bytes (a mark taken from `count`).
+    @inlinable
+    public mutating func truncate(to count: Int) { buffer.truncate(to: count) }
+
+    /// Drops the first `count` bytes (already sent), keeping the rest.
+    public mutating func removeFirst(_ count: Int) { buffer.removeFirst(count) }
 
     /// Writes any value, compact. Recursion depth equals the value's nesting depth, which
     /// for parsed values is bounded by the parser's `maxDepth`.
@@ -43,12 +91,12 @@ public struct JSONWriter: Sendable {
             }
             // Index loops instead of `for in`: element access stays a borrow, which spares a
             // retain/release pair per element on this hot path.
-            bytes.append(UInt8(ascii: "["))
+            buffer.append(UInt8(ascii: "["))
             for i in elements.indices {
-                if i != 0 { bytes.append(UInt8(ascii: ",")) }
+                if i != 0 { buffer.append(UInt8(ascii: ",")) }
                 write(elements[i])
             }
-            bytes.append(UInt8(ascii: "]"))
+            buffer.append(UInt8(ascii: "]"))
         case .object(let object):
             let members = object.members
             if members.isEmpty {
@@ -60,7 +108,7 @@ public struct JSONWriter: Sendable {
                 writeQuoted(members[i].key, prefix: i == 0 ? "{" : ",", suffix: ":")
                 write(members[i].value)
             }
-            bytes.append(UInt8(ascii: "}"))
+            buffer.append(UInt8(ascii: "}"))
         }
     }
 
@@ -76,43 +124,39 @@ public struct JSONWriter: Sendable {
     public mutating func writeKey(_ key: StaticString, first: Bool) {
         let n = key.utf8CodeUnitCount
         let source = key.utf8Start
-        bytes.append(addingCapacity: n &+ 4) { span in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                let p = buffer.baseAddress!
-                p[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
-                p[1] = UInt8(ascii: "\"")
-                (p + 2).initialize(from: source, count: n)
-                p[n &+ 2] = UInt8(ascii: "\"")
-                p[n &+ 3] = UInt8(ascii: ":")
-                initialized = n &+ 4
-            }
+        buffer.append(upTo: n &+ 4) { p in
+            p[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
+            p[1] = UInt8(ascii: "\"")
+            (p + 2).initialize(from: source, count: n)
+            p[n &+ 2] = UInt8(ascii: "\"")
+            p[n &+ 3] = UInt8(ascii: ":")
+            return n &+ 4
         }
     }
 
-    /// One capacity check and one memcpy: `append(contentsOf:)` costs about a hundred
-    /// instructions per call, which the many short pieces of a response add up to.
     @inlinable
     mutating func appendBytes(_ source: UnsafePointer<UInt8>, count: Int) {
-        if count == 0 { return }
-        bytes.append(addingCapacity: count) { span in
-            span.withUnsafeMutableBufferPointer { buffer, initialized in
-                buffer.baseAddress!.initialize(from: source, count: count)
-                initialized = count
-            }
-        }
+        buffer.append(source, count: count)
     }
 
     /// Appends bytes verbatim (no quoting, no escaping, no validation), e.g. a pre-encoded fragment.
     @inlinable
     public mutating func writeRaw(_ bytes: [UInt8]) {
-        self.bytes.append(contentsOf: bytes)
+        bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
+    }
+
+    /// Appends what `other` holds.
+    @inlinable
+    public mutating func writeRaw(_ other: JSONWriter) {
+        let source = other.buffer.bytes
+        if let base = source.baseAddress { buffer.append(base, count: source.count) }
     }
 
     /// Appends a decimal integer without going through `String`.
     @inlinable
     public mutating func writeInt(_ v: Int) {
         if v >= 0 && v < 10 {
-            bytes.append(UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
+            buffer.append(UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
             return
         }
         writeInt(v, after: "")
@@ -140,13 +184,10 @@ public struct JSONWriter: Sendable {
             }
             let n = prefix.utf8CodeUnitCount, d = 24 &- i
             let source = digit.baseAddress! + i
-            bytes.append(addingCapacity: n &+ d) { span in
-                span.withUnsafeMutableBufferPointer { buffer, initialized in
-                    let p = buffer.baseAddress!
-                    if n > 0 { p.initialize(from: prefix.utf8Start, count: n) }
-                    (p + n).initialize(from: source, count: d)
-                    initialized = n &+ d
-                }
+            buffer.append(upTo: n &+ d) { p in
+                if n > 0 { p.initialize(from: prefix.utf8Start, count: n) }
+                (p + n).initialize(from: source, count: d)
+                return n &+ d
             }
         }
     }
@@ -154,9 +195,8 @@ public struct JSONWriter: Sendable {
     /// Appends a string's UTF-8 verbatim (used for number literals, already valid JSON).
     @inlinable
     mutating func writeUTF8(_ s: String) {
-        if s.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: s.utf8)
-        }
+        var text = s
+        text.withUTF8 { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
     }
 
     /// Appends `prefix` then the number's literal text, in one append.
@@ -165,13 +205,10 @@ public struct JSONWriter: Sendable {
         var literal = n.literal
         literal.withUTF8 { digits in
             let k = prefix.utf8CodeUnitCount, d = digits.count
-            bytes.append(addingCapacity: k &+ d) { span in
-                span.withUnsafeMutableBufferPointer { buffer, initialized in
-                    let p = buffer.baseAddress!
-                    if k > 0 { p.initialize(from: prefix.utf8Start, count: k) }
-                    if d > 0 { (p + k).initialize(from: digits.baseAddress!, count: d) }
-                    initialized = k &+ d
-                }
+            buffer.append(upTo: k &+ d) { p in
+                if k > 0 { p.initialize(from: prefix.utf8Start, count: k) }
+                if d > 0 { (p + k).initialize(from: digits.baseAddress!, count: d) }
+                return k &+ d
             }
         }
     }

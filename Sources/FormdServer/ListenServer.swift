@@ -160,7 +160,7 @@ public final class ListenServer {
         var w = JSONWriter(reservingCapacity: 256)
         MessageWriter.writeErrorNotification(ProtocolError(.notPermitted, "connection refused: this formd serves only uid \(uid), not \(who)"), to: &w)
         w.writeRaw("\n")
-        _ = w.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = w.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         Glibc.close(fd)
         warn("refused a connection from \(who) (only uid \(uid) may connect)")
     }
@@ -238,7 +238,7 @@ public final class ListenServer {
     private func write(_ c: Connection, now t: Double) {
         var broken = false
         var progressed = false
-        c.out.bytes.withUnsafeBytes { raw in
+        c.out.withUnsafeBytes { raw in
             while c.sent < raw.count {
                 let n = send(c.fd, raw.baseAddress! + c.sent, raw.count - c.sent, Int32(MSG_NOSIGNAL))
                 if n > 0 {
@@ -258,7 +258,7 @@ public final class ListenServer {
         }
         if progressed {
             c.lastProgress = t
-            c.midLine = c.out.bytes[c.sent - 1] != UInt8(ascii: "\n")
+            c.midLine = c.out[c.sent - 1] != UInt8(ascii: "\n")
         }
         c.compact()
     }
@@ -268,10 +268,10 @@ public final class ListenServer {
     private func overflow(_ c: Connection, now t: Double) {
         var keep = c.sent
         if c.midLine {
-            while keep < c.out.bytes.count && c.out.bytes[keep] != UInt8(ascii: "\n") { keep += 1 }
-            keep = min(keep + 1, c.out.bytes.count)
+            while keep < c.out.count && c.out[keep] != UInt8(ascii: "\n") { keep += 1 }
+            keep = min(keep + 1, c.out.count)
         }
-        c.out.bytes.removeSubrange(keep...)
+        c.out.truncate(to: keep)
         let limit = options.maxClientBuffer
         let error = ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: more than \(limit) bytes of output waited for this client, so it is disconnected; reconnect and resync with getState (raise the limit with --max-client-buffer)")
         MessageWriter.writeErrorNotification(error, to: &c.out)
@@ -362,7 +362,7 @@ final class Connection {
         lastProgress = now
     }
 
-    var pending: Int { out.bytes.count - sent }
+    var pending: Int { out.count - sent }
 
     func wantsInput(pauseAt: Int) -> Bool {
         phase == .open && !stalled && !inputEnded && pending < pauseAt
@@ -377,15 +377,15 @@ final class Connection {
     /// Forgets written bytes: all of them when everything went out, else once they are
     /// a large part of the buffer.
     func compact() {
-        if sent == out.bytes.count {
-            if out.bytes.capacity > 1 << 20 {
+        if sent == out.count {
+            if out.capacity > 1 << 20 {
                 out = JSONWriter(reservingCapacity: 4096)
             } else {
-                out.bytes.removeAll(keepingCapacity: true)
+                out.removeAll()
             }
             sent = 0
-        } else if sent >= 1 << 16 && sent * 2 >= out.bytes.count {
-            out.bytes.removeSubrange(0..<sent)
+        } else if sent >= 1 << 16 && sent * 2 >= out.count {
+            out.removeFirst(sent)
             sent = 0
         }
     }

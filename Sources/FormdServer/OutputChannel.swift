@@ -15,21 +15,21 @@ public struct OutputChannel {
 
     public init(fd: Int32) { self.fd = fd }
 
-    public var pendingBytes: Int { writer.bytes.count }
+    public var pendingBytes: Int { writer.count }
 
     /// The reader is known to be gone (the pipe reported an error or hang-up): nothing
     /// buffered can be written any more.
     public mutating func markClosed() {
         isClosed = true
-        writer.bytes.removeAll(keepingCapacity: true)
+        writer.removeAll()
     }
 
     /// Writes everything buffered; on a closed pipe (EPIPE) or another write error, marks
     /// the channel closed and drops the rest instead of spinning.
     public mutating func flush() {
-        defer { writer.bytes.removeAll(keepingCapacity: true) }
+        defer { writer.removeAll() }
         if isClosed { return }
-        writer.bytes.withUnsafeBytes { raw in
+        writer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let n = write(fd, raw.baseAddress! + offset, raw.count - offset)

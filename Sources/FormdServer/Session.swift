@@ -144,27 +144,27 @@ public struct Daemon: Sendable {
         case .unreadable(let id, let error):
             writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
         case .request(let envelope):
-            response.bytes.removeAll(keepingCapacity: true)
+            response.removeAll()
             if handle(envelope, client: &client, events: &w, peers: &peers) {
-                w.writeRaw(response.bytes)
+                w.writeRaw(response)
                 w.writeRaw("\n")
             }
         case .batch(let batch):
             // Responses gather in `response`, comma-separated, while events go out at once.
-            response.bytes.removeAll(keepingCapacity: true)
+            response.removeAll()
             var answered = 0
             for item in batch {
-                let mark = response.bytes.count
+                let mark = response.count
                 if answered > 0 { response.writeRaw(",") }
                 if handle(item, client: &client, events: &w, peers: &peers) {
                     answered += 1
                 } else {
-                    response.bytes.removeSubrange(mark...)
+                    response.truncate(to: mark)
                 }
             }
             if answered == 0 { return }
             w.writeRaw("[")
-            w.writeRaw(response.bytes)
+            w.writeRaw(response)
             w.writeRaw("]\n")
         }
     }

@@ -27,12 +27,12 @@ public enum RecordCodec {
 
     /// Appends one framed record to `out`.
     public static func append(_ record: JSONValue, to out: inout JSONWriter) {
-        let start = out.bytes.count
+        let start = out.count
         out.writeRaw("00000000 ")
         out.write(record)
-        let crc = out.bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + 9)...])) }
+        let crc = out.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + 9)...])) }
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        for i in 0..<8 { out.bytes[start + i] = hex[Int((crc >> (28 - 4 * UInt32(i))) & 0xF)] }
+        for i in 0..<8 { out[start + i] = hex[Int((crc >> (28 - 4 * UInt32(i))) & 0xF)] }
         out.writeRaw("\n")
     }
 

@@ -334,7 +334,7 @@ public final class StateStore: @unchecked Sendable {
     /// grown past its threshold. False once the journal cannot be written.
     public func commit(engine: FormEngine) -> Bool {
         if failure != nil { return false }
-        if !queued.bytes.isEmpty { writeQueued(sync: options.fsync == .batch) }
+        if !queued.isEmpty { writeQueued(sync: options.fsync == .batch) }
         if failure != nil { return false }
         if compactionWanted || journalBytes >= compactionThreshold {
             compactionWanted = false
@@ -359,9 +359,13 @@ public final class StateStore: @unchecked Sendable {
     }
 
     private func writeQueued(sync: Bool) {
-        do {
-            try Posix.writeAll(journalFD, queued.bytes, StateStore.journalName)
-            journalBytes += queued.bytes.count
+        do throws(Posix.Failure) {
+            let failure: Posix.Failure? = queued.withUnsafeBytes { raw in
+                do throws(Posix.Failure) { try Posix.writeAll(journalFD, raw, StateStore.journalName) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+            journalBytes += queued.count
             if sync {
                 try Posix.syncData(journalFD, StateStore.journalName)
                 journalSyncs += 1
@@ -369,10 +373,10 @@ public final class StateStore: @unchecked Sendable {
         } catch {
             fail("the journal cannot be written (\(error.message)); stopping without answering what it does not hold")
         }
-        if queued.bytes.capacity > 1 << 20 {
+        if queued.capacity > 1 << 20 {
             queued = JSONWriter(reservingCapacity: 1 << 16)
         } else {
-            queued.bytes.removeAll(keepingCapacity: true)
+            queued.removeAll()
         }
     }
 

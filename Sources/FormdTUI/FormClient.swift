@@ -38,8 +38,8 @@ struct FormClient {
         var line = JSONWriter(reservingCapacity: 128)
         line.write(.object(request))
 
-        output.bytes.removeAll(keepingCapacity: true)
-        line.bytes.withUnsafeBytes { session.handleLine($0, into: &output) }
+        output.removeAll()
+        line.withUnsafeBytes { session.handleLine($0, into: &output) }
 
         var reply = Reply.error(code: -32603, message: "no response to \(method)")
         let bytes = output.bytes
