@@ -129,3 +129,39 @@ final class WriterTests: XCTestCase {
         XCTAssertEqual(writer.bytes, [0xC3, 0xA9, 0x2C])
     }
 }
+
+/// A writer is a value: copies share their buffer only until one of them writes.
+final class WriterValueTests: XCTestCase {
+    func testCopiesAreIndependent() {
+        var a = JSONWriter(reservingCapacity: 16)
+        a.writeRaw("[1,2")
+        var b = a
+        b.writeRaw(",3]")
+        a.writeRaw("]")
+        XCTAssertEqual(String(decoding: a.bytes, as: UTF8.self), "[1,2]")
+        XCTAssertEqual(String(decoding: b.bytes, as: UTF8.self), "[1,2,3]")
+        var c = b
+        c[1] = UInt8(ascii: "9")
+        c.truncate(to: 2)
+        XCTAssertEqual(String(decoding: b.bytes, as: UTF8.self), "[1,2,3]", "set and truncate on a copy leave the original")
+        XCTAssertEqual(String(decoding: c.bytes, as: UTF8.self), "[9")
+        var d = b
+        d.removeFirst(3)
+        d.writeString("x", after: ",")
+        XCTAssertEqual(String(decoding: d.bytes, as: UTF8.self), "2,3],\"x\"")
+        XCTAssertEqual(b.count, 7)
+    }
+
+    func testGrowsFarPastItsReservation() {
+        var w = JSONWriter(reservingCapacity: 1)
+        var expected = ""
+        for i in 0..<5_000 {
+            w.writeInt(i, after: ",")
+            expected += ",\(i)"
+        }
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), expected)
+        w.removeAll()
+        XCTAssertTrue(w.isEmpty)
+        XCTAssertGreaterThanOrEqual(w.capacity, expected.utf8.count, "removeAll keeps the buffer")
+    }
+}
