@@ -172,12 +172,23 @@ public struct JSONWriter: Sendable {
             let digit = raw.bindMemory(to: UInt8.self)
             var magnitude = v.magnitude
             var i = 24
-            repeat {
-                i &-= 1
-                let (q, r) = magnitude.quotientAndRemainder(dividingBy: 10)
-                digit[i] = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
+            // Two digits per division, from a table of the pairs 00...99.
+            let pairs = JSONWriter.digitPairs.utf8Start
+            while magnitude >= 100 {
+                let (q, r) = magnitude.quotientAndRemainder(dividingBy: 100)
+                i &-= 2
+                digit[i] = pairs[Int(r) &* 2]
+                digit[i &+ 1] = pairs[Int(r) &* 2 &+ 1]
                 magnitude = q
-            } while magnitude != 0
+            }
+            if magnitude >= 10 {
+                i &-= 2
+                digit[i] = pairs[Int(magnitude) &* 2]
+                digit[i &+ 1] = pairs[Int(magnitude) &* 2 &+ 1]
+            } else {
+                i &-= 1
+                digit[i] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
+            }
             if v < 0 {
                 i &-= 1
                 digit[i] = UInt8(ascii: "-")
@@ -198,6 +209,9 @@ public struct JSONWriter: Sendable {
         var text = s
         text.withUTF8 { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
     }
+
+    @usableFromInline
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// Appends `prefix` then the number's literal text, in one append.
     @inlinable

@@ -92,7 +92,8 @@ final class WriterTests: XCTestCase {
     }
 
     func testWriteInt() {
-        for v in [0, 1, 9, 10, 11, 99, 100, -1, -9, -10, 1234567890, Int.max, Int.min, Int.min + 1] {
+        for v in [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, -1, -9, -10, -99, -100, 1234567890, Int.max, Int.min, Int.min + 1]
+            + Array(stride(from: -200_000, through: 200_000, by: 37)) {
             var writer = JSONWriter()
             writer.writeInt(v)
             XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(v))
