@@ -72,6 +72,11 @@ public struct StdioServer {
     private mutating func serve(_ burst: ReadAhead) -> Bool {
         defer { burst.finish() }
         while let block = burst.blocks.take() {
+            // The reading thread reports a signal only after the blocks queued before it.
+            if Signals.terminationRequested {
+                flush()
+                return false
+            }
             for line in block.lines {
                 session.handle(line, into: &output.writer)
                 if output.pendingBytes >= flushThreshold { flush() }
