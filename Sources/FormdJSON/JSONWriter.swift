@@ -152,77 +152,54 @@ public struct JSONWriter: Sendable {
         if let base = source.baseAddress { buffer.append(base, count: source.count) }
     }
 
+    /// Reserves room for `maxCount` bytes and lets `body` write at most that many through a
+    /// cursor: one capacity check for everything it writes.
+    @inlinable
+    public mutating func write(upTo maxCount: Int, _ body: (inout JSONCursor) -> Void) {
+        buffer.append(upTo: maxCount) { start in
+            var cursor = JSONCursor(start)
+            body(&cursor)
+            let written = cursor.p - start
+            precondition(written <= maxCount, "JSONWriter.write(upTo:) wrote past its reservation")
+            return written
+        }
+    }
+
     /// Appends a decimal integer without going through `String`.
     @inlinable
     public mutating func writeInt(_ v: Int) {
-        if v >= 0 && v < 10 {
-            buffer.append(UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
-            return
-        }
-        writeInt(v, after: "")
+        write(upTo: JSONCursor.intBound) { $0.int(v) }
     }
 
-    /// Appends `prefix` (say `,"seq":`) then `v` in decimal, in one append: encoders
-    /// write a key before nearly every value, and every append has a fixed cost.
+    /// Appends `prefix` (say `,"seq":`) then `v` in decimal, as one piece: encoders write a
+    /// key before nearly every value.
     @inlinable
     public mutating func writeInt(_ v: Int, after prefix: StaticString) {
-        // Digits into a 24-byte tuple on the stack (20 digits for |Int.min| plus a sign).
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { raw in
-            let digit = raw.bindMemory(to: UInt8.self)
-            var magnitude = v.magnitude
-            var i = 24
-            // Two digits per division, from a table of the pairs 00...99.
-            let pairs = JSONWriter.digitPairs.utf8Start
-            while magnitude >= 100 {
-                let (q, r) = magnitude.quotientAndRemainder(dividingBy: 100)
-                i &-= 2
-                digit[i] = pairs[Int(r) &* 2]
-                digit[i &+ 1] = pairs[Int(r) &* 2 &+ 1]
-                magnitude = q
-            }
-            if magnitude >= 10 {
-                i &-= 2
-                digit[i] = pairs[Int(magnitude) &* 2]
-                digit[i &+ 1] = pairs[Int(magnitude) &* 2 &+ 1]
-            } else {
-                i &-= 1
-                digit[i] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
-            }
-            if v < 0 {
-                i &-= 1
-                digit[i] = UInt8(ascii: "-")
-            }
-            let n = prefix.utf8CodeUnitCount, d = 24 &- i
-            let source = digit.baseAddress! + i
-            buffer.append(upTo: n &+ d) { p in
-                if n > 0 { p.initialize(from: prefix.utf8Start, count: n) }
-                (p + n).initialize(from: source, count: d)
-                return n &+ d
-            }
+        write(upTo: prefix.utf8CodeUnitCount &+ JSONCursor.intBound) { c in
+            c.raw(prefix)
+            c.int(v)
         }
     }
 
     /// Appends a string's UTF-8 verbatim (used for number literals, already valid JSON).
     @inlinable
     mutating func writeUTF8(_ s: String) {
-        var text = s
-        text.withUTF8 { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
+        writeNumber(s, after: "")
     }
 
-    @usableFromInline
-    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-
-    /// Appends `prefix` then the number's literal text, in one append.
+    /// Appends `prefix` then the number's literal text, as one piece.
     @inlinable
     public mutating func writeNumber(_ n: JSONNumber, after prefix: StaticString) {
-        var literal = n.literal
-        literal.withUTF8 { digits in
-            let k = prefix.utf8CodeUnitCount, d = digits.count
-            buffer.append(upTo: k &+ d) { p in
-                if k > 0 { p.initialize(from: prefix.utf8Start, count: k) }
-                if d > 0 { (p + k).initialize(from: digits.baseAddress!, count: d) }
-                return k &+ d
+        writeNumber(n.literal, after: prefix)
+    }
+
+    @inlinable
+    mutating func writeNumber(_ literal: String, after prefix: StaticString) {
+        var text = literal
+        text.withUTF8 { digits in
+            write(upTo: prefix.utf8CodeUnitCount &+ digits.count) { c in
+                c.raw(prefix)
+                c.verbatim(digits)
             }
         }
     }

@@ -27,74 +27,127 @@ public enum EventEncoder {
 
     /// Appends one notification (without the newline). `textSync` decides whether
     /// `textChanged` carries the whole text and display or only the edit.
+    ///
+    /// The events a keystroke causes are written each in one reservation through a
+    /// `JSONCursor`, sized from their strings: one capacity check per event instead of one
+    /// per member. The large, rare ones (whole snapshots, value lists) go member by member.
     public static func write(_ record: EventRecord, textSync: TextSync = .full, to w: inout JSONWriter) {
-        w.writeRaw("{\"jsonrpc\":\"2.0\",\"method\":\"")
-        w.writeRaw(name(of: record.event))
-        w.writeString(record.form, after: "\",\"params\":{\"form\":")
-        w.writeInt(record.seq, after: ",\"seq\":")
-        writeParams(record.event, textSync: textSync, to: &w)
-        w.writeRaw("}}")
-    }
-
-    // Each key is written together with its value (`writeString(_:after:)`): one append
-    // per member instead of two, on the path every keystroke takes.
-    private static func writeParams(_ event: FormEvent, textSync: TextSync, to w: inout JSONWriter) {
-        switch event {
-        case .formDefined(let s), .formReset(let s):
-            FieldEncoder.writeFormBody(s, to: &w)
+        // Room for the opening and the closing, and for the constant keys of any one event.
+        let fixed = 96 + 160 + JSONCursor.bound(record.form) + JSONCursor.intBound
+        let int = JSONCursor.intBound
+        switch record.event {
+        case .textChanged(let id, let text, let length, let edit, let selection):
+            let full = textSync == .full
+            var bound = fixed + JSONCursor.bound(id) + JSONCursor.bound(edit.text) + 5 * int
+            if full { bound += text.map { 2 * JSONCursor.bound($0) } ?? FieldEncoder.maskBound(length: length) }
+            w.write(upTo: bound) { c in
+                open(record, &c)
+                c.raw(",\"field\":"); c.string(id)
+                if full {
+                    if let text {
+                        c.raw(",\"text\":"); c.string(text)
+                        c.raw(",\"display\":"); c.string(text)
+                    } else {
+                        c.raw(",\"display\":"); FieldEncoder.mask(length: length, &c)
+                    }
+                }
+                c.raw(",\"length\":"); c.int(length)
+                c.raw(",\"edit\":{\"start\":"); c.int(edit.start)
+                c.raw(",\"end\":"); c.int(edit.end)
+                c.raw(",\"text\":"); c.string(edit.text)
+                FieldEncoder.range(selection, opening: "},\"selection\":{\"start\":", &c)
+                c.raw("}}")
+            }
+        case .selectionChanged(let id, let selection):
+            w.write(upTo: fixed + JSONCursor.bound(id) + 2 * int) { c in
+                open(record, &c)
+                c.raw(",\"field\":"); c.string(id)
+                FieldEncoder.range(selection, opening: ",\"selection\":{\"start\":", &c)
+                c.raw("}}")
+            }
+        case .responderChanged(let id, let isFirst):
+            w.write(upTo: fixed + JSONCursor.bound(id)) { c in
+                open(record, &c)
+                c.raw(",\"field\":"); c.string(id)
+                c.raw(isFirst ? ",\"isFirstResponder\":true}}" : ",\"isFirstResponder\":false}}")
+            }
+        case .focusChanged(let from, let to):
+            w.write(upTo: fixed + JSONCursor.bound(from ?? "") + JSONCursor.bound(to ?? "")) { c in
+                open(record, &c)
+                c.raw(",\"from\":"); c.optionalString(from)
+                c.raw(",\"to\":"); c.optionalString(to)
+                c.raw("}}")
+            }
+        case .demandChanged(let id, let demand, let outcome):
+            w.write(upTo: fixed + JSONCursor.bound(id) + JSONCursor.bound(demand?.rawValue ?? "") + JSONCursor.bound(outcome.rawValue)) { c in
+                open(record, &c)
+                c.raw(",\"field\":"); c.string(id)
+                c.raw(",\"demand\":"); c.optionalString(demand?.rawValue)
+                c.raw(",\"outcome\":"); c.string(outcome.rawValue)
+                c.raw("}}")
+            }
+        case .returnPressed(let id, let action):
+            writeFieldAnd(",\"action\":", action.rawValue, id: id, record, fixed: fixed, to: &w)
+        case .deletePressed(let id, let before):
+            writeFieldAnd(",\"textBefore\":", before, id: id, record, fixed: fixed, to: &w)
+        case .changeRejected(let id, let reason):
+            writeFieldAnd(",\"reason\":", reason.rawValue, id: id, record, fixed: fixed, to: &w)
+        case .fieldRemoved(let id):
+            w.write(upTo: fixed + JSONCursor.bound(id)) { c in
+                open(record, &c)
+                c.raw(",\"field\":"); c.string(id)
+                c.raw("}}")
+            }
+        case .formDefined(let snapshot), .formReset(let snapshot):
+            w.write(upTo: fixed) { open(record, &$0) }
+            FieldEncoder.writeFormBody(snapshot, to: &w)
+            w.writeRaw("}}")
         case .fieldAdded(let f, let index):
+            w.write(upTo: fixed) { open(record, &$0) }
             w.key("field"); FieldEncoder.writeSnapshot(f, to: &w)
             w.writeInt(index, after: ",\"index\":")
-        case .fieldRemoved(let id):
-            w.writeString(id, after: ",\"field\":")
+            w.writeRaw("}}")
         case .fieldChanged(let id, let changes):
+            w.write(upTo: fixed) { open(record, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("changes"); FieldEncoder.writeChanges(changes, to: &w)
-        case .textChanged(let id, let text, let length, let edit, let selection):
-            w.writeString(id, after: ",\"field\":")
-            if textSync == .full {
-                if let text { w.writeString(text, after: ",\"text\":") }
-                if let text { w.writeString(text, after: ",\"display\":") } else {
-                    w.key("display")
-                    FieldEncoder.writeMask(length: length, to: &w)
-                }
-            }
-            w.writeInt(length, after: ",\"length\":")
-            w.writeInt(edit.start, after: ",\"edit\":{\"start\":")
-            w.writeInt(edit.end, after: ",\"end\":")
-            w.writeString(edit.text, after: ",\"text\":")
-            FieldEncoder.writeRange(selection, opening: "},\"selection\":{\"start\":", to: &w)
-        case .selectionChanged(let id, let selection):
-            w.writeString(id, after: ",\"field\":")
-            FieldEncoder.writeRange(selection, opening: ",\"selection\":{\"start\":", to: &w)
-        case .responderChanged(let id, let isFirst):
-            w.writeString(id, after: ",\"field\":")
-            w.writeRaw(isFirst ? ",\"isFirstResponder\":true" : ",\"isFirstResponder\":false")
-        case .focusChanged(let from, let to):
-            w.key("from"); w.writeOptionalString(from)
-            w.key("to"); w.writeOptionalString(to)
-        case .demandChanged(let id, let demand, let outcome):
-            w.writeString(id, after: ",\"field\":")
-            w.key("demand"); w.writeOptionalString(demand?.rawValue)
-            w.writeString(outcome.rawValue, after: ",\"outcome\":")
-        case .returnPressed(let id, let action):
-            w.writeString(id, after: ",\"field\":")
-            w.writeString(action.rawValue, after: ",\"action\":")
-        case .deletePressed(let id, let before):
-            w.writeString(id, after: ",\"field\":")
-            w.writeString(before, after: ",\"textBefore\":")
-        case .changeRejected(let id, let reason):
-            w.writeString(id, after: ",\"field\":")
-            w.writeString(reason.rawValue, after: ",\"reason\":")
+            w.writeRaw("}}")
         case .validityChanged(let id, let validity):
+            w.write(upTo: fixed) { open(record, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("valid"); w.writeBool(validity.isValid)
             w.key("errors"); w.writeStrings(validity.errors)
+            w.writeRaw("}}")
         case .submitted(let values, let withheld):
+            w.write(upTo: fixed) { open(record, &$0) }
             w.key("values"); FieldEncoder.writeValues(values, to: &w)
             w.key("withheld"); w.writeStrings(withheld)
+            w.writeRaw("}}")
         case .submitFailed(let errors):
+            w.write(upTo: fixed) { open(record, &$0) }
             w.key("errors"); FieldEncoder.writeErrors(errors, to: &w)
+            w.writeRaw("}}")
+        }
+    }
+
+    /// `{"jsonrpc":"2.0","method":NAME,"params":{"form":FORM,"seq":SEQ`.
+    private static func open(_ record: EventRecord, _ c: inout JSONCursor) {
+        c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"")
+        c.raw(name(of: record.event))
+        c.raw("\",\"params\":{\"form\":")
+        c.string(record.form)
+        c.raw(",\"seq\":")
+        c.int(record.seq)
+    }
+
+    /// An event of a field and one string member.
+    private static func writeFieldAnd(_ key: StaticString, _ value: String, id: String, _ record: EventRecord, fixed: Int,
+                                      to w: inout JSONWriter) {
+        w.write(upTo: fixed + JSONCursor.bound(id) + JSONCursor.bound(value)) { c in
+            open(record, &c)
+            c.raw(",\"field\":"); c.string(id)
+            c.raw(key); c.string(value)
+            c.raw("}}")
         }
     }
 }

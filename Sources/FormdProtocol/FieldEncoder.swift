@@ -93,22 +93,30 @@ enum FieldEncoder {
     }
 
     static func writeRange(_ r: TextRange, to w: inout JSONWriter) {
-        writeRange(r, opening: "{\"start\":", to: &w)
+        w.write(upTo: 64 + 2 * JSONCursor.intBound) { range(r, opening: "{\"start\":", &$0) }
     }
 
     /// The range after `opening`, which ends with the range's own `{"start":` (a key
-    /// before it included), so that key and value go out in one append.
-    static func writeRange(_ r: TextRange, opening: StaticString, to w: inout JSONWriter) {
-        w.writeInt(r.start, after: opening)
-        w.writeInt(r.end, after: ",\"end\":")
-        w.writeRaw(r.backward ? ",\"backward\":true}" : "}")
+    /// before it included); needs `opening`, two integers and 24 bytes.
+    static func range(_ r: TextRange, opening: StaticString, _ c: inout JSONCursor) {
+        c.raw(opening)
+        c.int(r.start)
+        c.raw(",\"end\":")
+        c.int(r.end)
+        c.raw(r.backward ? ",\"backward\":true}" : "}")
     }
 
     /// One bullet per character: what a masked field shows.
     static func writeMask(length: Int, to w: inout JSONWriter) {
-        w.writeRaw("\"")
-        for _ in 0..<length { w.writeRaw("•") }
-        w.writeRaw("\"")
+        w.write(upTo: maskBound(length: length)) { mask(length: length, &$0) }
+    }
+
+    static func maskBound(length: Int) -> Int { 3 * length + 2 }
+
+    static func mask(length: Int, _ c: inout JSONCursor) {
+        c.raw("\"")
+        for _ in 0..<length { c.raw("•") }
+        c.raw("\"")
     }
 
     static func writeErrors(_ errors: [FieldErrors], to w: inout JSONWriter) {

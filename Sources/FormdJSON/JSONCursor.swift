@@ -1,0 +1,211 @@
+/// Writes JSON pieces straight into memory the caller has reserved: no capacity or
+/// uniqueness check per piece, so a message whose size is bounded up front (see
+/// `JSONWriter.write(upTo:_:)`) costs one check in all. Every `JSONWriter` method that
+/// writes a string or an integer goes through here, so there is one implementation of
+/// quoting and of decimal digits.
+///
+/// Quoting escapes `"` and `\` (grammar) and U+0000..U+001F (RFC 8259 forbids them raw),
+/// with the short forms `\b \f \n \r \t` where they exist and lowercase `\u00xx` otherwise.
+/// Not escaped: `/`, DEL, U+2028/U+2029 and all other non-ASCII, written as raw UTF-8; the
+/// output is read by JSON parsers, not embedded in JavaScript source.
+public struct JSONCursor {
+    @usableFromInline var p: UnsafeMutablePointer<UInt8>
+
+    @inlinable
+    init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
+
+    /// Bytes a quoted `s` can take at most (every byte escaped as `\u00xx`, plus quotes).
+    @inlinable
+    public static func bound(_ s: String) -> Int { 6 &* s.utf8.count &+ 2 }
+
+    /// Bytes a decimal integer takes at most (20 digits of |Int.min| and a sign).
+    public static let intBound = 21
+
+    /// Constant text verbatim (no quoting, no escaping, no validation).
+    @inlinable
+    public mutating func raw(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        p.initialize(from: text.utf8Start, count: n)
+        p += n
+    }
+
+    /// `v` in decimal, two digits per division from a table of the pairs 00...99.
+    @inlinable
+    public mutating func int(_ v: Int) {
+        if v >= 0 && v < 10 {
+            p.initialize(to: UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
+            p += 1
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { raw in
+            let digit = raw.bindMemory(to: UInt8.self)
+            let pairs = JSONCursor.digitPairs.utf8Start
+            var magnitude = v.magnitude
+            var i = 24
+            while magnitude >= 100 {
+                let (q, r) = magnitude.quotientAndRemainder(dividingBy: 100)
+                i &-= 2
+                digit[i] = pairs[Int(r) &* 2]
+                digit[i &+ 1] = pairs[Int(r) &* 2 &+ 1]
+                magnitude = q
+            }
+            if magnitude >= 10 {
+                i &-= 2
+                digit[i] = pairs[Int(magnitude) &* 2]
+                digit[i &+ 1] = pairs[Int(magnitude) &* 2 &+ 1]
+            } else {
+                i &-= 1
+                digit[i] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
+            }
+            if v < 0 {
+                i &-= 1
+                digit[i] = UInt8(ascii: "-")
+            }
+            p.initialize(from: digit.baseAddress! + i, count: 24 &- i)
+            p += 24 &- i
+        }
+    }
+
+    @usableFromInline
+    static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// `s` quoted and escaped; needs `bound(s)` bytes of room.
+    @inlinable
+    public mutating func string(_ s: String) {
+        // Native strings (always, on Linux) expose their UTF-8 in place: no copy, no retain.
+        if s.utf8.withContiguousStorageIfAvailable({ quote($0) }) == nil {
+            var copy = s
+            copy.withUTF8 { quote($0) }
+        }
+    }
+
+    /// `s` quoted, or `null`; needs `bound(s ?? "") + 4` bytes of room at most.
+    @inlinable
+    public mutating func optionalString(_ s: String?) {
+        if let s { string(s) } else { raw("null") }
+    }
+
+    /// Verbatim UTF-8 (a number literal, already valid JSON).
+    @inlinable
+    public mutating func verbatim(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if let base = utf8.baseAddress { p.initialize(from: base, count: utf8.count) }
+        p += utf8.count
+    }
+
+    /// Why scan first, then copy: texts are mostly escape-free. The scan finds the first
+    /// byte needing work (a word at a time, see `SWAR`); everything before it is one copy.
+    /// Only strings that really contain escapes take the run-by-run path. Swift strings are
+    /// always valid UTF-8, so nothing needs validating on this side.
+    @usableFromInline
+    mutating func quote(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let count = utf8.count
+        p.initialize(to: UInt8(ascii: "\""))
+        p += 1
+        guard let base = utf8.baseAddress, count > 0 else {
+            p.initialize(to: UInt8(ascii: "\""))
+            p += 1
+            return
+        }
+        // `clean`: length of the escape-free prefix.
+        var clean = 0
+        if count >= 8 {
+            while true {
+                if clean &+ 8 > count {
+                    // Re-check the last (overlapping) word instead of finishing byte by byte.
+                    let mask = SWAR.escapeMask(SWAR.load(base + (count &- 8)))
+                    clean = mask == 0 ? count : count &- 8 &+ SWAR.firstFlaggedByte(mask)
+                    break
+                }
+                let mask = SWAR.escapeMask(SWAR.load(base + clean))
+                if mask != 0 {
+                    clean &+= SWAR.firstFlaggedByte(mask)
+                    break
+                }
+                clean &+= 8
+            }
+        } else if count >= 4 {
+            // 4...7 bytes (most keys): two overlapping 4-byte loads cover the string in one
+            // test; only a string that does contain something to escape is walked bytewise.
+            let head = UInt64(UnsafeRawPointer(base).loadUnaligned(as: UInt32.self))
+            let tail = UInt64(UnsafeRawPointer(base + (count &- 4)).loadUnaligned(as: UInt32.self))
+            if SWAR.escapeMask(head | tail &<< 32) == 0 {
+                clean = count
+            } else {
+                while !Self.needsEscape(utf8[clean]) { clean &+= 1 }
+            }
+        } else {
+            while clean < count && !Self.needsEscape(utf8[clean]) { clean &+= 1 }
+        }
+        p.initialize(from: base, count: clean)
+        p += clean
+        if clean < count { escapeTail(utf8, from: clean) }
+        p.initialize(to: UInt8(ascii: "\""))
+        p += 1
+    }
+
+    @inline(__always) @usableFromInline
+    static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
+    }
+
+    /// From the first byte needing an escape: copy clean runs in bulk, escape the rest.
+    @usableFromInline
+    mutating func escapeTail(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) {
+        let count = utf8.count
+        let base = utf8.baseAddress!
+        var runStart = start
+        var i = start
+        while i < count {
+            if i &+ 8 <= count {
+                let mask = SWAR.escapeMask(SWAR.load(base + i))
+                if mask == 0 {
+                    i &+= 8
+                    continue
+                }
+                i &+= SWAR.firstFlaggedByte(mask)
+            }
+            let b = utf8[i]
+            if !Self.needsEscape(b) {
+                i &+= 1
+                continue
+            }
+            p.initialize(from: base + runStart, count: i &- runStart)
+            p += i &- runStart
+            escape(b)
+            i &+= 1
+            runStart = i
+        }
+        p.initialize(from: base + runStart, count: count &- runStart)
+        p += count &- runStart
+    }
+
+    @usableFromInline
+    mutating func escape(_ b: UInt8) {
+        p[0] = UInt8(ascii: "\\")
+        let short: UInt8
+        switch b {
+        case UInt8(ascii: "\""): short = UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): short = UInt8(ascii: "\\")
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x09: short = UInt8(ascii: "t")
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0C: short = UInt8(ascii: "f")
+        case 0x0D: short = UInt8(ascii: "r")
+        default:
+            let hex = JSONCursor.hexDigits.utf8Start
+            p[1] = UInt8(ascii: "u")
+            p[2] = UInt8(ascii: "0")
+            p[3] = UInt8(ascii: "0")
+            p[4] = hex[Int(b >> 4)]
+            p[5] = hex[Int(b & 0x0F)]
+            p += 6
+            return
+        }
+        p[1] = short
+        p += 2
+    }
+
+    @usableFromInline
+    static let hexDigits: StaticString = "0123456789abcdef"
+}
