@@ -83,6 +83,10 @@ extension TextBuffer {
             let oldLength = length - change.windowInserted + change.windowRemoved
             return TextEdit(start: 0, end: oldLength * w, text: String(repeating: "•", count: length))
         }
+        // Characters are what the change counts already.
+        if encoding == .character {
+            return TextEdit(start: change.startOffset, end: change.startOffset + change.removedCount, text: change.inserted)
+        }
         // The text before the change is the same in the old and the new text.
         let start = position(Cursor(index(utf8: change.startUTF8), change.startOffset), encoding, masked: false)
         return TextEdit(start: start, end: start + encoding.measure(change.removed), text: change.inserted)
