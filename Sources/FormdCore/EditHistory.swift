@@ -16,34 +16,48 @@ struct EditHistory: Equatable, Sendable {
         var headBeforeUTF8: Int
     }
 
-    private(set) var undoStack: [Step] = []
-    private(set) var redoStack: [Step] = []
+    /// The steps that can be undone, oldest first, are `undoSteps[undoStart...]`: the ones
+    /// before `undoStart` fell past `limit` and are removed in bulk once they outnumber the
+    /// live ones, so a field with a full history pays O(1) per step, not a shift of `limit`.
+    private var undoSteps: [Step] = []
+    private var undoStart = 0
+    private var redoStack: [Step] = []
     /// False after anything that ends a typing or deleting run.
     private var open = false
     let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
+    static func == (a: EditHistory, b: EditHistory) -> Bool {
+        a.limit == b.limit && a.open == b.open && a.redoStack == b.redoStack
+            && a.undoSteps[a.undoStart...].elementsEqual(b.undoSteps[b.undoStart...])
+    }
+
     mutating func record(_ step: Step) {
         redoStack.removeAll()
         // Grow the last step in place: holding a copy of it would make every keystroke
         // copy the whole typed run.
-        let n = undoStack.count - 1
-        if open, n >= 0, undoStack[n].kind == step.kind {
+        let n = undoSteps.count - 1
+        if open, n >= undoStart, undoSteps[n].kind == step.kind {
             if step.kind == .typing && step.removed.isEmpty
-                && step.startUTF8 == undoStack[n].startUTF8 + undoStack[n].inserted.utf8.count {
-                undoStack[n].inserted += step.inserted
+                && step.startUTF8 == undoSteps[n].startUTF8 + undoSteps[n].inserted.utf8.count {
+                undoSteps[n].inserted += step.inserted
                 return
             }
             if step.kind == .deleting && step.inserted.isEmpty
-                && step.startUTF8 + step.removed.utf8.count == undoStack[n].startUTF8 {
-                undoStack[n].removed.insert(contentsOf: step.removed, at: undoStack[n].removed.startIndex)
-                undoStack[n].startUTF8 = step.startUTF8
+                && step.startUTF8 + step.removed.utf8.count == undoSteps[n].startUTF8 {
+                undoSteps[n].removed.insert(contentsOf: step.removed, at: undoSteps[n].removed.startIndex)
+                undoSteps[n].startUTF8 = step.startUTF8
                 return
             }
         }
-        undoStack.append(step)
-        if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
+        undoSteps.append(step)
+        let live = undoSteps.count - undoStart
+        if live > limit { undoStart += live - limit }
+        if undoStart > undoSteps.count - undoStart {
+            undoSteps.removeFirst(undoStart)
+            undoStart = 0
+        }
         open = step.kind != .other
     }
 
@@ -52,7 +66,7 @@ struct EditHistory: Equatable, Sendable {
 
     mutating func popUndo() -> Step? {
         open = false
-        guard let step = undoStack.popLast() else { return nil }
+        guard undoSteps.count > undoStart, let step = undoSteps.popLast() else { return nil }
         redoStack.append(step)
         return step
     }
@@ -60,12 +74,13 @@ struct EditHistory: Equatable, Sendable {
     mutating func popRedo() -> Step? {
         open = false
         guard let step = redoStack.popLast() else { return nil }
-        undoStack.append(step)
+        undoSteps.append(step)
         return step
     }
 
     mutating func clear() {
-        undoStack.removeAll()
+        undoSteps.removeAll()
+        undoStart = 0
         redoStack.removeAll()
         open = false
     }
