@@ -42,7 +42,9 @@ struct ByteBuffer: @unchecked Sendable {
     @usableFromInline
     mutating func grow(_ extra: Int) {
         let needed = count + extra
-        let fresh = Storage(capacity: storage.capacity >= needed ? storage.capacity : max(needed, storage.capacity * 2))
+        // Growing doubles; a copy (the storage is shared) gets room for what it holds.
+        let capacity = isKnownUniquelyReferenced(&storage) ? max(needed, storage.capacity * 2) : max(needed, count * 2)
+        let fresh = Storage(capacity: capacity)
         fresh.base.initialize(from: storage.base, count: count)
         storage = fresh
     }
@@ -78,11 +80,13 @@ struct ByteBuffer: @unchecked Sendable {
     /// Keeps the first `n` bytes (and the capacity).
     @inlinable
     mutating func truncate(to n: Int) {
+        precondition(n >= 0, "ByteBuffer.truncate to a negative count")
         count = min(n, count)
     }
 
     /// Drops the first `n` bytes, moving the rest to the front.
     mutating func removeFirst(_ n: Int) {
+        precondition(n >= 0 && n <= count, "ByteBuffer.removeFirst past its bytes")
         reserve(0)
         let rest = count - n
         if rest > 0 { UnsafeMutableRawPointer(storage.base).copyMemory(from: storage.base + n, byteCount: rest) }

@@ -38,8 +38,8 @@ struct DecodedBlock: Sendable {
 /// reads single requests itself and starts a `ReadAhead` only after a full block.
 ///
 /// It waits in `poll` on the input, the signal pipe, a stop pipe and the output (for a
-/// reader that hung up). Termination signals are blocked on this thread: they go to the
-/// serving thread, whose blocked `write` must see EINTR.
+/// reader that hung up). Termination signals are blocked on this thread, so they reach the
+/// serving thread as they did before there was a second one.
 final class ReadAhead: @unchecked Sendable {
     let blocks: Handoff<DecodedBlock>
     private let input: InputLines

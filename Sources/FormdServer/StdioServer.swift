@@ -53,7 +53,10 @@ public struct StdioServer {
                 flush()
                 return
             }
-            if !input.reader.drainedInput && !stopped, let burst = ReadAhead(input: input, output: output.fd, limits: session.limits) {
+            // A full read is a burst only if more is waiting: a read that took exactly what
+            // was there must be answered now, not after input that may never come.
+            if !input.reader.drainedInput && !stopped && inputReady(),
+               let burst = ReadAhead(input: input, output: output.fd, limits: session.limits) {
                 guard serve(burst) else { break }
                 continue
             }

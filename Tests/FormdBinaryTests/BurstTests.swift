@@ -53,3 +53,30 @@ final class BurstTests: XCTestCase {
         XCTAssertEqual(out.stderr, "")
     }
 }
+
+extension BurstTests {
+    /// A read that takes exactly all the waiting input fills the block like a burst does;
+    /// its answers must still go out at once, with the input left open.
+    func testAReadThatTakesExactlyAllTheInputIsAnsweredAtOnce() throws {
+        let formd = try SpawnedFormd([])
+        let head = #"{"id":1,"method":"getState""#
+        let line = head + String(repeating: " ", count: 65_536 - head.utf8.count - 2) + "}\n"
+        XCTAssertEqual(line.utf8.count, 65_536)
+        XCTAssertTrue(formd.send(line))
+        let answer = try XCTUnwrap(formd.readLine(timeout: 5), "no answer while the input stays open")
+        XCTAssertTrue(answer.hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":"#), answer)
+        // The same for a block of many small requests.
+        let request = #"{"id":2,"method":"getState"}"# + "\n"
+        var block = String(repeating: request, count: 65_536 / request.utf8.count)
+        block += String(repeating: " ", count: 65_536 - block.utf8.count - 1) + "\n"
+        XCTAssertEqual(block.utf8.count, 65_536)
+        let count = 65_536 / request.utf8.count
+        let writer = formd.sendInBackground(Array(block.utf8))
+        for i in 0..<count {
+            XCTAssertNotNil(formd.readLine(timeout: 5), "answer \(i + 1) of \(count) while the input stays open")
+        }
+        XCTAssertEqual(writer.wait(timeout: .now() + 5), .success)
+        formd.closeStdin()
+        XCTAssertNotNil(formd.waitForExit())
+    }
+}
