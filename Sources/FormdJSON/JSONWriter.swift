@@ -81,7 +81,7 @@ public struct JSONWriter: Sendable {
         case .bool(let b):
             if b { writeRaw("true") } else { writeRaw("false") }
         case .number(let n):
-            writeUTF8(n.literal)
+            writeNumber(n, after: "")
         case .string(let s):
             writeString(s)
         case .array(let elements):
@@ -115,7 +115,7 @@ public struct JSONWriter: Sendable {
     /// Appends constant text verbatim (no quoting, no escaping, no validation).
     @inlinable
     public mutating func writeRaw(_ ascii: StaticString) {
-        appendBytes(ascii.utf8Start, count: ascii.utf8CodeUnitCount)
+        buffer.append(ascii.utf8Start, count: ascii.utf8CodeUnitCount)
     }
 
     /// Writes `"key":` after `{` (the object's first member) or `,`, in one append: the
@@ -132,11 +132,6 @@ public struct JSONWriter: Sendable {
             p[n &+ 3] = UInt8(ascii: ":")
             return n &+ 4
         }
-    }
-
-    @inlinable
-    mutating func appendBytes(_ source: UnsafePointer<UInt8>, count: Int) {
-        buffer.append(source, count: count)
     }
 
     /// Appends bytes verbatim (no quoting, no escaping, no validation), e.g. a pre-encoded fragment.
@@ -179,12 +174,6 @@ public struct JSONWriter: Sendable {
             c.raw(prefix)
             c.int(v)
         }
-    }
-
-    /// Appends a string's UTF-8 verbatim (used for number literals, already valid JSON).
-    @inlinable
-    mutating func writeUTF8(_ s: String) {
-        writeNumber(s, after: "")
     }
 
     /// Appends `prefix` then the number's literal text, as one piece.
