@@ -80,12 +80,8 @@ public struct StdioServer {
                 flush()
                 return false
             }
-            for line in block.lines {
-                session.handle(line, into: &output.writer)
-                if output.pendingBytes >= flushThreshold { flush() }
-                // The remaining lines are left unapplied.
-                if session.isShutDown || output.isClosed || halted { return false }
-            }
+            // Once a line stops the conversation, the remaining ones are left unapplied.
+            for line in block.lines where !handle(line) { return false }
             switch block.end {
             case .outputGone?:
                 output.markClosed()
@@ -120,11 +116,16 @@ public struct StdioServer {
     /// gone or the server halted, the remaining lines are left unapplied.
     private mutating func handleLines(from reader: inout LineReader, final: Bool) {
         let limits = session.limits
-        reader.drain(final: final) { item in
-            session.handle(item.decoded(limits: limits), into: &output.writer)
-            if output.pendingBytes >= flushThreshold { flush() }
-            return !session.isShutDown && !output.isClosed && !halted
-        }
+        reader.drain(final: final) { item in handle(item.decoded(limits: limits)) }
+    }
+
+    /// Handles one line, flushing once a threshold's worth of output waits. False when no
+    /// further line may be applied: after `shutdown`, or once the output is gone or the
+    /// server halted.
+    private mutating func handle(_ line: DecodedLine) -> Bool {
+        session.handle(line, into: &output.writer)
+        if output.pendingBytes >= flushThreshold { flush() }
+        return !session.isShutDown && !output.isClosed && !halted
     }
 
     private var stopped: Bool {
