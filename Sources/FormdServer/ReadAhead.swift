@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// The stdio input's line reader, in a box that the serving thread lends to a `ReadAhead`
 /// thread for the length of a burst. Only one thread uses it at a time: starting and
@@ -49,6 +50,9 @@ final class ReadAhead: @unchecked Sendable {
     private let stopRead: Int32
     private let stopWrite: Int32
     private var thread: pthread_t? = nil
+    /// Blocks of lines the serving thread is done with, freed here: freeing a burst's
+    /// decoded requests is work the serving thread, the busier one, can leave to this one.
+    private let spent = Mutex<[[DecodedLine]]>([])
 
     /// Starts reading `input`, which belongs to this thread until `finish`. `output` is
     /// only watched for a hang-up. Nil if no thread could be started.
@@ -95,9 +99,17 @@ final class ReadAhead: @unchecked Sendable {
         close(stopWrite)
     }
 
+    /// Hands back the lines of a block once they are handled, to be freed on this thread.
+    func recycle(_ lines: [DecodedLine]) {
+        spent.withLock { $0.append(lines) }
+    }
+
     private func run() {
         var fds = [pollfd](repeating: pollfd(), count: 4)
         while true {
+            var freed: [[DecodedLine]] = []
+            spent.withLock { swap(&$0, &freed) }
+            freed.removeAll()
             switch waitForInput(&fds) {
             case .stop:
                 return

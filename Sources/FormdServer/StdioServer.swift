@@ -82,6 +82,7 @@ public struct StdioServer {
             }
             // Once a line stops the conversation, the remaining ones are left unapplied.
             for line in block.lines where !handle(line) { return false }
+            burst.recycle(block.lines)
             switch block.end {
             case .outputGone?:
                 output.markClosed()
