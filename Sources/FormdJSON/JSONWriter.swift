@@ -137,7 +137,13 @@ public struct JSONWriter: Sendable {
     /// Appends bytes verbatim (no quoting, no escaping, no validation), e.g. a pre-encoded fragment.
     @inlinable
     public mutating func writeRaw(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
+        bytes.withUnsafeBytes { writeRaw($0) }
+    }
+
+    /// Appends bytes verbatim; they must not be this writer's own.
+    @inlinable
+    public mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
+        if let base = bytes.baseAddress { buffer.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
     }
 
     /// Appends what `other` holds.

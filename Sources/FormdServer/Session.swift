@@ -144,25 +144,18 @@ public struct Daemon: Sendable {
         case .unreadable(let id, let error):
             writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
         case .request(let envelope):
-            response.removeAll()
-            if handle(envelope, client: &client, events: &w, peers: &peers) {
-                w.writeRaw(response)
-                w.writeRaw("\n")
-            }
+            if handle(envelope, client: &client, into: &w, peers: &peers) != nil { w.writeRaw("\n") }
         case .batch(let batch):
-            // Responses gather in `response`, comma-separated, while events go out at once.
+            // Events go out at once; each response is moved from the end of the output into
+            // `response`, which becomes the batch's array.
             response.removeAll()
-            var answered = 0
             for item in batch {
-                let mark = response.count
-                if answered > 0 { response.writeRaw(",") }
-                if handle(item, client: &client, events: &w, peers: &peers) {
-                    answered += 1
-                } else {
-                    response.truncate(to: mark)
-                }
+                guard let start = handle(item, client: &client, into: &w, peers: &peers) else { continue }
+                if !response.isEmpty { response.writeRaw(",") }
+                w.withUnsafeBytes { response.writeRaw(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+                w.truncate(to: start)
             }
-            if answered == 0 { return }
+            if response.isEmpty { return }
             w.writeRaw("[")
             w.writeRaw(response)
             w.writeRaw("]\n")
@@ -175,34 +168,36 @@ public struct Daemon: Sendable {
         writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
     }
 
-    /// Carries out one request: events go straight to `w` (and the peers); the response
-    /// (if the request has an id) is appended to `response`, so a batch can gather
-    /// responses into one array. Returns whether a response was written.
+    /// Carries out one request: its events, then its response if it has an id, are appended
+    /// to `w` (the events also go to the peers). Returns where the response starts in `w`,
+    /// or nil when there is none, so a batch can move responses into one array.
     private mutating func handle<Peers: EventPeers>(_ envelope: Envelope, client: inout ClientState,
-                                                     events w: inout JSONWriter, peers: inout Peers) -> Bool {
+                                                     into w: inout JSONWriter, peers: inout Peers) -> Int? {
         let answer: Answer
         do {
             answer = try perform(envelope.call.get(), client: &client, events: &w, peers: &peers)
         } catch {
             guard let id = envelope.id else {
                 writeLine(&w) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
-                return false
+                return nil
             }
-            MessageWriter.writeError(id: id, error, to: &response)
-            return true
+            let start = w.count
+            MessageWriter.writeError(id: id, error, to: &w)
+            return start
         }
-        guard let id = envelope.id else { return false }
-        MessageWriter.openResponse(id: id, to: &response)
+        guard let id = envelope.id else { return nil }
+        let start = w.count
+        MessageWriter.openResponse(id: id, to: &w)
         switch answer {
         case .initialize(let encoding, let sync):
-            ServerInfo.writeInitializeResult(positionEncoding: encoding, textSync: sync, to: &response)
+            ServerInfo.writeInitializeResult(positionEncoding: encoding, textSync: sync, to: &w)
         case .empty:
-            response.writeRaw("{}")
+            w.writeRaw("{}")
         case .command(let result):
-            ResultEncoder.write(result, to: &response)
+            ResultEncoder.write(result, to: &w)
         }
-        response.writeRaw("}")
-        return true
+        w.writeRaw("}")
+        return start
     }
 
     /// What a call answers, before it is encoded.
