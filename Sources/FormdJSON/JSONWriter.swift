@@ -24,13 +24,7 @@ public struct JSONWriter: Sendable {
 
     /// The output so far (UTF-8), as a copy: for tests and cold paths. The hot ones use
     /// `count`, `withUnsafeBytes` and the other members below.
-    public var bytes: [UInt8] {
-        get { Array(buffer.bytes) }
-        set {
-            buffer.truncate(to: 0)
-            newValue.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
-        }
-    }
+    public var bytes: [UInt8] { Array(buffer.bytes) }
 
     /// Bytes written so far.
     @inlinable

@@ -92,8 +92,8 @@ enum FieldEncoder {
         w.closeObject()
     }
 
-    static func writeRange(_ r: TextRange, to w: inout JSONWriter) {
-        w.write(upTo: 64 + 2 * JSONCursor.intBound) { range(r, opening: "{\"start\":", &$0) }
+    static func writeRange(_ r: TextRange, opening: StaticString = "{\"start\":", to w: inout JSONWriter) {
+        w.write(upTo: opening.utf8CodeUnitCount + 24 + 2 * JSONCursor.intBound) { range(r, opening: opening, &$0) }
     }
 
     /// The range after `opening`, which ends with the range's own `{"start":` (a key

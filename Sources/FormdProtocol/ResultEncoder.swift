@@ -22,7 +22,7 @@ public enum ResultEncoder {
             w.key("moved"); w.writeBool(moved)
             w.closeObject()
         case .selection(let r):
-            w.write(upTo: 64 + 2 * JSONCursor.intBound) { FieldEncoder.range(r, opening: "{\"selection\":{\"start\":", &$0) }
+            FieldEncoder.writeRange(r, opening: "{\"selection\":{\"start\":", to: &w)
             w.closeObject()
         case .editAction(let performed, let text, let reason):
             w.key("performed", first: true); w.writeBool(performed)

@@ -33,7 +33,7 @@ public struct LineReader {
     private let prefix: UnsafeMutableRawBufferPointer
     private var prefixCount = 0
 
-    public init(fd: Int32, maxLineBytes: Int, blockSize: Int = 1 << 16, prefixBytes: Int = 512) {
+    public init(fd: Int32, maxLineBytes: Int, blockSize: Int = 1 << 16, prefixBytes: Int = DecodedLine.idPrefixBytes) {
         self.fd = fd
         // Far beyond any memory, and small enough that the growth arithmetic cannot overflow.
         self.maxLineBytes = min(maxLineBytes, Int.max >> 2)

@@ -105,16 +105,18 @@ final class ReadAhead: @unchecked Sendable {
     }
 
     private func run() {
-        var fds = [pollfd](repeating: pollfd(), count: 4)
         while true {
             var freed: [[DecodedLine]] = []
             spent.withLock { swap(&$0, &freed) }
             freed.removeAll()
-            switch waitForInput(&fds) {
+            switch InputWait.wait(input: input.reader.fd, output: output, stop: stopRead) {
             case .stop:
                 return
-            case .end(let end):
-                _ = blocks.put(DecodedBlock(lines: [], drained: true, end: end))
+            case .terminationSignal:
+                _ = blocks.put(DecodedBlock(lines: [], drained: true, end: .terminationSignal))
+                return
+            case .outputGone:
+                _ = blocks.put(DecodedBlock(lines: [], drained: true, end: .outputGone))
                 return
             case .ready:
                 break
@@ -135,36 +137,9 @@ final class ReadAhead: @unchecked Sendable {
             // A short read already says the input is drained; only after a full one is it
             // worth a poll to see whether more of a burst is waiting.
             let end: DecodedBlock.End? = result == .endOfInput ? .endOfInput : result == .data ? nil : .readFailed
-            let drained = end != nil || input.reader.drainedInput || !inputReady()
+            let drained = end != nil || input.reader.drainedInput || !InputWait.isReady(input.reader.fd)
             if lines.isEmpty && !drained { continue }
             if !blocks.put(DecodedBlock(lines: lines, drained: drained, end: end)) || drained { return }
         }
-    }
-
-    private enum Wait { case ready, stop, end(DecodedBlock.End) }
-
-    /// Sleeps until the input has something to read (data, end of input or an error,
-    /// which `read` then reports), the thread is told to stop, or the server must end.
-    private func waitForInput(_ fds: inout [pollfd]) -> Wait {
-        let gone = Int16(POLLERR | POLLHUP | POLLNVAL)
-        while true {
-            fds[0] = pollfd(fd: input.reader.fd, events: Int16(POLLIN), revents: 0)
-            fds[1] = pollfd(fd: output, events: 0, revents: 0)
-            fds[2] = pollfd(fd: Signals.wakeFD, events: Int16(POLLIN), revents: 0)
-            fds[3] = pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0)
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                return .ready
-            }
-            if fds[3].revents != 0 { return .stop }
-            if fds[1].revents & gone != 0 { return .end(.outputGone) }
-            if fds[2].revents != 0 { return .end(.terminationSignal) }
-            if fds[0].revents != 0 { return .ready }
-        }
-    }
-
-    private func inputReady() -> Bool {
-        var p = pollfd(fd: input.reader.fd, events: Int16(POLLIN), revents: 0)
-        return poll(&p, 1, 0) > 0
     }
 }

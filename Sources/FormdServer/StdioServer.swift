@@ -23,8 +23,6 @@ public struct StdioServer {
     private let flushThreshold = 1 << 16
     /// The session's observer could not commit: nothing more is written.
     public private(set) var halted = false
-    /// Input, output and the signal pipe, reused by every wait (no allocation per wait).
-    private var fds = [pollfd](repeating: pollfd(), count: 3)
 
     public init(session: Session, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.session = session
@@ -133,32 +131,17 @@ public struct StdioServer {
         session.isShutDown || output.isClosed || halted || Signals.terminationRequested
     }
 
-    /// Sleeps until the input has something to read (data, end of input or an error,
-    /// which `read` then reports). False when a termination signal arrived or the output
-    /// reported an error or hang-up (its reader went away) instead.
+    /// Sleeps until the input has something to read. False when a termination signal
+    /// arrived or the output's reader went away instead.
     private mutating func waitForInput() -> Bool {
-        let gone = Int16(POLLERR | POLLHUP | POLLNVAL)
-        while !Signals.terminationRequested {
-            fds[0] = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
-            fds[1] = pollfd(fd: output.fd, events: 0, revents: 0)
-            fds[2] = pollfd(fd: Signals.wakeFD, events: Int16(POLLIN), revents: 0)
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                return true
-            }
-            if fds[1].revents & gone != 0 {
-                output.markClosed()
-                return false
-            }
-            if fds[2].revents != 0 { return false }
-            if fds[0].revents != 0 { return true }
+        switch InputWait.wait(input: inputFD, output: output.fd) {
+        case .ready: return true
+        case .outputGone: output.markClosed()
+        case .stop, .terminationSignal: break
         }
         return false
     }
 
     /// True when a read would not block: more of the burst is already waiting.
-    private func inputReady() -> Bool {
-        var p = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
-        return poll(&p, 1, 0) > 0
-    }
+    private func inputReady() -> Bool { InputWait.isReady(inputFD) }
 }

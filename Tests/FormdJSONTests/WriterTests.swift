@@ -118,7 +118,7 @@ final class WriterTests: XCTestCase {
         writer.writeRaw("\n")
         writer.write(["a": nil])
         XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "1\n{\"a\":null}")
-        writer.bytes.removeAll(keepingCapacity: true)
+        writer.removeAll()
         writer.write([true])
         XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "[true]")
     }

@@ -49,7 +49,7 @@ final class DaemonTests: XCTestCase {
 
     /// Everything client `i` was sent since the last call.
     private func take(_ i: Int) -> [String] {
-        defer { hub.outputs[i].bytes.removeAll() }
+        defer { hub.outputs[i].removeAll() }
         return String(decoding: hub.outputs[i].bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
