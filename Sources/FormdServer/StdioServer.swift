@@ -51,17 +51,16 @@ public struct StdioServer {
                 flush()
                 return
             }
-            // A full read is a burst only if more is waiting: a read that took exactly what
-            // was there must be answered now, not after input that may never come.
-            if !input.reader.drainedInput && !stopped && inputReady(),
-               let burst = ReadAhead(input: input, output: output.fd, limits: session.limits) {
+            // A short read already says the input is drained; only after a full one is it
+            // worth a poll to see whether more of a burst is waiting. A burst then goes to
+            // a read-ahead thread; a read that took exactly what was there is answered now,
+            // not after input that may never come.
+            let moreWaiting = !input.reader.drainedInput && inputReady()
+            if moreWaiting && !stopped, let burst = ReadAhead(input: input, output: output.fd, limits: session.limits) {
                 guard serve(burst) else { break }
                 continue
             }
-            // A short read already says the input is drained; only after a full one is it
-            // worth a poll to see whether more of a burst is waiting.
-            if output.pendingBytes >= flushThreshold
-                || (output.pendingBytes > 0 && (input.reader.drainedInput || !inputReady())) {
+            if output.pendingBytes >= flushThreshold || (output.pendingBytes > 0 && !moreWaiting) {
                 flush()
             }
         }
