@@ -95,18 +95,21 @@ public struct TextBuffer: Equatable, Sendable {
     private mutating func replaceOneByteCharacters(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
         let loUTF8 = utf8Offset(lo.index), hiUTF8 = utf8Offset(hi.index)
         let removedBytes = hiUTF8 - loUTF8, insertedBytes = s.utf8.count
-        guard removedBytes == hi.offset - lo.offset, s.utf8.allSatisfy(TextBuffer.isOneByteCharacter) else { return nil }
+        guard removedBytes == hi.offset - lo.offset else { return nil }
         let before = lo.offset > 0 ? 1 : 0, after = hi.offset < length ? 1 : 0
         // The window is the edit with its neighbours, as on the general path, trimmed of
         // what the old and new windows share at either end; every byte is a character.
         let oldCount = before + removedBytes + after, newCount = before + insertedBytes + after
         let start = loUTF8 - before
-        let found = text.utf8.withContiguousStorageIfAvailable { t -> (p: Int, q: Int, removed: String, inserted: String)? in
+        let newTextBytes = text.utf8.count - removedBytes + insertedBytes
+        typealias Found = (p: Int, q: Int, removed: String, inserted: String, inline: String?)
+        let found = text.utf8.withContiguousStorageIfAvailable { t -> Found? in
             func isASCII(_ i: Int) -> Bool { i < 0 || i >= t.count || t[i] < 0x80 }
             if before == 1 && !(TextBuffer.isOneByteCharacter(t[loUTF8 - 1]) && isASCII(loUTF8 - 2)) { return nil }
             if after == 1 && !(TextBuffer.isOneByteCharacter(t[hiUTF8]) && isASCII(hiUTF8 + 1)) { return nil }
             if !t[loUTF8..<hiUTF8].allSatisfy(TextBuffer.isOneByteCharacter) { return nil }
-            return s.utf8.withContiguousStorageIfAvailable { n in
+            return s.utf8.withContiguousStorageIfAvailable { n -> Found? in
+                if !n.allSatisfy(TextBuffer.isOneByteCharacter) { return nil }
                 // The old window is t[start ..< start + oldCount]; the new one the same
                 // neighbours around n.
                 func new(_ i: Int) -> UInt8 {
@@ -121,14 +124,25 @@ public struct TextBuffer: Equatable, Sendable {
                     for k in 0..<newCount - p - q { buffer[k] = new(p + k) }
                     return newCount - p - q
                 }
-                return (p, q, removed, inserted)
-            }
+                // A new text short enough to be kept inline is built from its bytes,
+                // cheaper than any splice.
+                let inline = newTextBytes <= TextBuffer.inlineBytes ? String(unsafeUninitializedCapacity: newTextBytes) { buffer in
+                    var k = 0
+                    for b in t[..<loUTF8] { buffer[k] = b; k += 1 }
+                    for b in n { buffer[k] = b; k += 1 }
+                    for b in t[hiUTF8...] { buffer[k] = b; k += 1 }
+                    return k
+                } : nil
+                return (p, q, removed, inserted, inline)
+            } ?? nil
         }
         guard let trimmed = found ?? nil else { return nil }
-        let (p, q, removed, inserted) = trimmed
-        // Typing at the end and replacing everything are most edits: both skip the general
-        // splice, which costs a thousand instructions even on a short text.
-        if lo.offset == 0 && hi.offset == length {
+        let (p, q, removed, inserted, inline) = trimmed
+        // On a longer text, typing at the end and replacing everything (most edits) skip
+        // the general splice too: it costs a thousand instructions even on a short text.
+        if let inline {
+            text = inline
+        } else if lo.offset == 0 && hi.offset == length {
             text = s
         } else if lo.offset == length {
             text += s
@@ -144,6 +158,9 @@ public struct TextBuffer: Equatable, Sendable {
                                inserted: inserted, insertedCount: newCount - p - q,
                                windowRemoved: oldCount, windowInserted: newCount)
     }
+
+    /// Swift keeps a string of up to this many UTF-8 bytes inline, without an allocation.
+    private static let inlineBytes = 15
 
     private static func isOneByteCharacter(_ byte: UInt8) -> Bool {
         byte < 0x80 && byte != 0x0A && byte != 0x0D

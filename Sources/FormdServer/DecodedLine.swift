@@ -11,9 +11,9 @@ public enum DecodedLine: Sendable {
     case tooLong(id: RequestID)
     /// Not JSON, or nested deeper than `maxDepth`: answered with `error`.
     case unreadable(id: RequestID, ProtocolError)
-    /// Boxed: a decoded line is handed between threads and copied out of its block, and
+    /// Boxed: a decoded line is handed between threads and read out of its block, and
     /// a box copies as one reference where an envelope copies member by member.
-    indirect case request(Envelope)
+    case request(DecodedRequest)
     /// A batch; never empty (an empty one is `unreadable`).
     case batch([Envelope])
 
@@ -31,7 +31,7 @@ public enum DecodedLine: Sendable {
         }
         // Most requests are plain enough to decode without building a value tree.
         if let envelope = Envelope(plainRequest: bytes, maxDepth: limits.maxDepth) {
-            self = .request(envelope)
+            self = .request(DecodedRequest(envelope))
             return
         }
         let value: JSONValue
@@ -46,7 +46,7 @@ public enum DecodedLine: Sendable {
             return
         }
         guard case .array(let items) = value else {
-            self = .request(Envelope(value))
+            self = .request(DecodedRequest(Envelope(value)))
             return
         }
         if items.isEmpty {
@@ -75,4 +75,11 @@ extension LineReader.Item {
         case .tooLong(let prefix): .tooLong(id: LeadingID.scan(prefix) ?? .null)
         }
     }
+}
+
+/// One request of a `DecodedLine`, in a box of its own: the line handler reads the
+/// envelope in place, where an `indirect` case's payload is copied out member by member.
+public final class DecodedRequest: Sendable {
+    public let envelope: Envelope
+    init(_ envelope: Envelope) { self.envelope = envelope }
 }

@@ -50,7 +50,7 @@ public struct Session: Sendable {
     }
 
     /// Handles one line already decoded (`DecodedLine`, under this session's limits).
-    public mutating func handle(_ line: consuming DecodedLine, into w: inout JSONWriter) {
+    public mutating func handle(_ line: borrowing DecodedLine, into w: inout JSONWriter) {
         var peers = NoPeers()
         daemon.handle(line, client: &client, into: &w, peers: &peers)
     }
@@ -133,18 +133,18 @@ public struct Daemon: Sendable {
 
     /// Handles one line already decoded (`DecodedLine`, under this daemon's limits), as
     /// `handleLine` would the line itself.
-    public mutating func handle<Peers: EventPeers>(_ line: consuming DecodedLine, client: inout ClientState,
+    public mutating func handle<Peers: EventPeers>(_ line: borrowing DecodedLine, client: inout ClientState,
                                                     into w: inout JSONWriter, peers: inout Peers) {
         client.lineNumber += 1
-        switch consume line {
+        switch line {
         case .blank:
             return
         case .tooLong(let id):
             refuseLongLine(id: id, client: client, into: &w)
         case .unreadable(let id, let error):
             writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
-        case .request(let envelope):
-            if handle(envelope, client: &client, into: &w, peers: &peers) != nil { w.writeRaw("\n") }
+        case .request(let request):
+            if handle(request.envelope, client: &client, into: &w, peers: &peers) != nil { w.writeRaw("\n") }
         case .batch(let batch):
             // Events go out at once; each response is moved from the end of the output into
             // `response`, which becomes the batch's array.
@@ -174,8 +174,11 @@ public struct Daemon: Sendable {
     private mutating func handle<Peers: EventPeers>(_ envelope: Envelope, client: inout ClientState,
                                                      into w: inout JSONWriter, peers: inout Peers) -> Int? {
         let answer: Answer
-        do {
-            answer = try perform(envelope.call.get(), client: &client, events: &w, peers: &peers)
+        do throws(ProtocolError) {
+            switch envelope.call {
+            case .success(let call): answer = try perform(call, client: &client, events: &w, peers: &peers)
+            case .failure(let error): throw error
+            }
         } catch {
             guard let id = envelope.id else {
                 writeLine(&w) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
