@@ -242,10 +242,9 @@ public struct Daemon: Sendable {
             }
             if !events.isEmpty {
                 observer?.commandChanged(form: name, events: events, engine: engine)
-                Daemon.write(events, for: client, to: &w)
                 peers.deliver(events, encoding: encoding)
                 if let before { deliverRecounted(command, on: name, from: encoding, to: otherEncodings, before: before, peers: &peers) }
-                events.removeAll(keepingCapacity: true)
+                Daemon.drain(&events, for: client, to: &w)
             }
             return .command(result)
         }
@@ -275,15 +274,48 @@ public struct Daemon: Sendable {
     /// Writes the events `client` receives (its subscription decides), as its `textSync`
     /// shapes them. For `EventPeers.deliver`.
     public static func write(_ events: [EventRecord], for client: ClientState, to w: inout JSONWriter) {
-        // Not `events.first?.form`: that copies the whole first event.
-        if events.isEmpty { return }
-        let reach = client.subscription.reach(events[0].form)
-        if case .nothing = reach { return }
-        let all: Bool
-        if case .everything = reach { all = true } else { all = false }
+        guard let all = receivesAll(events, client) else { return }
         for i in events.indices where all || client.subscription.admits(events[i]) {
             EventEncoder.write(events[i], textSync: client.textSync, to: &w)
             w.writeRaw("\n")
+        }
+    }
+
+    /// `write`, for the last use of a command's events: empties `events`, keeping its
+    /// capacity. Each record is moved out to be written and destroyed once; reading it in
+    /// place copies it (Swift's array subscript returns a copy), and the copy and the
+    /// original are then destroyed apart, about 250 instructions an event. The slots are
+    /// left holding `vacated`, which costs nothing to destroy.
+    static func drain(_ events: inout [EventRecord], for client: ClientState, to w: inout JSONWriter) {
+        if let all = receivesAll(events, client) {
+            events.withUnsafeMutableBufferPointer { records in
+                for i in records.indices {
+                    let slot = records.baseAddress! + i
+                    let record = slot.move()
+                    slot.initialize(to: vacated)
+                    if all || client.subscription.admits(record) {
+                        EventEncoder.write(record, textSync: client.textSync, to: &w)
+                        w.writeRaw("\n")
+                    }
+                }
+            }
+        }
+        events.removeAll(keepingCapacity: true)
+    }
+
+    /// An event with no reference-counted parts, to hold an emptied slot.
+    private static let vacated = EventRecord(form: "", seq: 0, event: .focusChanged(from: nil, to: nil))
+
+    /// Whether `client` gets all of `events` (true), only those its subscription admits
+    /// (false), or none (nil). Reads the form of the first event only: one command's
+    /// events all come from one form.
+    private static func receivesAll(_ events: [EventRecord], _ client: ClientState) -> Bool? {
+        // Not `events.first?.form`: that copies the whole first event.
+        if events.isEmpty { return nil }
+        switch client.subscription.reach(events[0].form) {
+        case .nothing: return nil
+        case .everything: return true
+        case .some: return false
         }
     }
 
