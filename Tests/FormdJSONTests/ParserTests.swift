@@ -90,6 +90,25 @@ final class ParserTests: XCTestCase {
         }
     }
 
+    func testCommonWordsAndTheirNearMissesParseToThemselves() {
+        // The parser hands out shared literals for the protocol's most frequent words
+        // (`CommonStrings`): each must come back as itself, and a word one byte away from
+        // one (same length) must not be mistaken for it.
+        let words = ["id", "to", "2.0", "end", "form", "text", "code", "data", "undo", "redo", "field", "start",
+                     "error", "method", "params", "result", "demand", "become", "resign", "delete", "select",
+                     "jsonrpc", "message", "setText", "moveCaret", "focusNext", "insertText", "pressReturn",
+                     "demandFocus"]
+        for word in words {
+            XCTAssertEqual(parseOK("\"\(word)\""), .string(word))
+            XCTAssertEqual(parseOK("{\"\(word)\":1}")?.objectValue?.members.first?.key, word)
+            for position in word.indices {
+                var near = word
+                near.replaceSubrange(position...position, with: word[position] == "q" ? "Q" : "q")
+                XCTAssertEqual(parseOK("\"\(near)\""), .string(near))
+            }
+        }
+    }
+
     func testAllThreeEntryPointsAgree() throws {
         let text = #"{"jsonrpc":"2.0","id":17,"method":"setText","params":{"text":"héllo"}}"#
         let bytes = Array(text.utf8)
