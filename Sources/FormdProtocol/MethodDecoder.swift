@@ -22,7 +22,49 @@ public enum MethodDecoder {
         func form(_ r: ParamsReader, _ command: FormCommand) throws(ProtocolError) -> Call {
             .form(try r.optionalString("form") ?? FormEngine.defaultForm, command)
         }
+        // Keystroke methods first: a switch over strings tries its cases in order.
         switch method {
+        case "insertText":
+            let r = try reader("form", "field", "text")
+            return try form(r, .insertText(field: r.optionalString("field"), text: r.string("text")))
+        case "setText":
+            let r = try reader("form", "field", "text")
+            return try form(r, .setText(field: r.string("field"), text: r.string("text")))
+        case "delete":
+            let r = try reader("form", "field", "direction", "unit")
+            return try form(r, .delete(field: r.optionalString("field"),
+                                       direction: r.optionalEnum("direction", DeleteDirection.self) ?? .backward,
+                                       unit: r.optionalEnum("unit", TextUnit.self) ?? .character))
+        case "pressReturn":
+            let r = try reader("form", "field")
+            return try form(r, .pressReturn(field: r.optionalString("field")))
+        case "demandFocus":
+            let r = try reader("form", "field", "demand")
+            return try form(r, .demandFocus(field: r.string("field"), demand: r.requiredEnum("demand", Demand.self)))
+        case "select":
+            let r = try reader("form", "field", "start", "end")
+            return try form(r, .select(field: r.optionalString("field"), start: r.count("start"), end: r.count("end")))
+        case "moveCaret":
+            let r = try reader("form", "field", "to", "extend")
+            return try form(r, .moveCaret(field: r.optionalString("field"), to: r.requiredEnum("to", CaretTarget.self),
+                                          extend: r.optionalBool("extend") ?? false))
+        case "editAction":
+            let r = try reader("form", "field", "action", "text")
+            let action = try r.requiredEnum("action", EditAction.self)
+            let text = try r.optionalString("text")
+            if action == .paste && text == nil { throw .invalidParams("missing \"text\" in \(path): paste inserts the text the client takes from its clipboard") }
+            if action != .paste && text != nil { throw .invalidParams("\"text\" in \(path) goes only with \"action\": \"paste\"") }
+            return try form(r, .editAction(field: r.optionalString("field"), action: action, text: text))
+        case "undo":
+            let r = try reader("form", "field")
+            return try form(r, .undo(field: r.optionalString("field")))
+        case "redo":
+            let r = try reader("form", "field")
+            return try form(r, .redo(field: r.optionalString("field")))
+        case "focusNext":
+            return try form(reader("form"), .focusNext)
+        case "focusPrevious":
+            return try form(reader("form"), .focusPrevious)
         case "initialize":
             // `form` is accepted as on every method; the daemon-wide calls ignore it.
             let r = try reader("form", "clientInfo", "positionEncoding", "textSync")
@@ -67,47 +109,6 @@ public enum MethodDecoder {
             let r = try ParamsReader(params, path: path, allowed: ["form", "field", "configuration"] + FieldSpecDecoder.optionKeys)
             return try form(r, .configureField(r.string("field"), options: FieldSpecDecoder.options(r),
                                               configuration: r.optionalStringArray("configuration")))
-        case "setText":
-            let r = try reader("form", "field", "text")
-            return try form(r, .setText(field: r.string("field"), text: r.string("text")))
-        case "insertText":
-            let r = try reader("form", "field", "text")
-            return try form(r, .insertText(field: r.optionalString("field"), text: r.string("text")))
-        case "delete":
-            let r = try reader("form", "field", "direction", "unit")
-            return try form(r, .delete(field: r.optionalString("field"),
-                                       direction: r.optionalEnum("direction", DeleteDirection.self) ?? .backward,
-                                       unit: r.optionalEnum("unit", TextUnit.self) ?? .character))
-        case "select":
-            let r = try reader("form", "field", "start", "end")
-            return try form(r, .select(field: r.optionalString("field"), start: r.count("start"), end: r.count("end")))
-        case "moveCaret":
-            let r = try reader("form", "field", "to", "extend")
-            return try form(r, .moveCaret(field: r.optionalString("field"), to: r.requiredEnum("to", CaretTarget.self),
-                                          extend: r.optionalBool("extend") ?? false))
-        case "editAction":
-            let r = try reader("form", "field", "action", "text")
-            let action = try r.requiredEnum("action", EditAction.self)
-            let text = try r.optionalString("text")
-            if action == .paste && text == nil { throw .invalidParams("missing \"text\" in \(path): paste inserts the text the client takes from its clipboard") }
-            if action != .paste && text != nil { throw .invalidParams("\"text\" in \(path) goes only with \"action\": \"paste\"") }
-            return try form(r, .editAction(field: r.optionalString("field"), action: action, text: text))
-        case "undo":
-            let r = try reader("form", "field")
-            return try form(r, .undo(field: r.optionalString("field")))
-        case "redo":
-            let r = try reader("form", "field")
-            return try form(r, .redo(field: r.optionalString("field")))
-        case "pressReturn":
-            let r = try reader("form", "field")
-            return try form(r, .pressReturn(field: r.optionalString("field")))
-        case "demandFocus":
-            let r = try reader("form", "field", "demand")
-            return try form(r, .demandFocus(field: r.string("field"), demand: r.requiredEnum("demand", Demand.self)))
-        case "focusNext":
-            return try form(reader("form"), .focusNext)
-        case "focusPrevious":
-            return try form(reader("form"), .focusPrevious)
         case "setEnabled":
             let r = try reader("form", "field", "enabled")
             return try form(r, .setEnabled(field: r.string("field"), r.bool("enabled")))
