@@ -5,9 +5,9 @@ import FormdJSON
 public struct Envelope: Equatable, Sendable {
     /// nil for a notification. An invalid request whose id cannot be read gets `.null`,
     /// as JSON-RPC 2.0 says, so it is still answered.
-    public var id: RequestID?
-    public var method: String?
-    public var call: Result<Call, ProtocolError>
+    public let id: RequestID?
+    public let method: String?
+    public let call: Result<Call, ProtocolError>
 
     static let keys = ["jsonrpc", "id", "method", "params"]
 
