@@ -173,13 +173,8 @@ public struct Daemon: Sendable {
     /// or nil when there is none, so a batch can move responses into one array.
     private mutating func handle<Peers: EventPeers>(_ envelope: Envelope, client: inout ClientState,
                                                      into w: inout JSONWriter, peers: inout Peers) -> Int? {
-        let answer: Answer
-        do throws(ProtocolError) {
-            switch envelope.call {
-            case .success(let call): answer = try perform(call, client: &client, events: &w, peers: &peers)
-            case .failure(let error): throw error
-            }
-        } catch {
+        let answer = self.answer(envelope.call, client: &client, events: &w, peers: &peers)
+        if case .refused(let error) = answer {
             guard let id = envelope.id else {
                 writeLine(&w) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
                 return nil
@@ -198,6 +193,8 @@ public struct Daemon: Sendable {
             w.writeRaw("{}")
         case .command(let result):
             ResultEncoder.write(result, to: &w)
+        case .refused:
+            preconditionFailure("a refused call is answered with its error above")
         }
         w.writeRaw("}")
         return start
@@ -208,6 +205,24 @@ public struct Daemon: Sendable {
         case initialize(PositionEncoding, TextSync)
         case empty
         case command(CommandResult)
+        case refused(ProtocolError)
+    }
+
+    /// `perform` on the call as decoded, its error returned as the answer. Shaped for
+    /// Swift 6.3's optimizer: taking the call out of its `Result` where it is read from
+    /// the envelope, or out into a constant before a throwing call, makes it copy the
+    /// whole call and destroy the copy (about 350 instructions a request, callgrind);
+    /// switched on here, in a function that returns its error, it is read in place.
+    private mutating func answer<Peers: EventPeers>(_ call: Result<Call, ProtocolError>, client: inout ClientState,
+                                                     events w: inout JSONWriter, peers: inout Peers) -> Answer {
+        do throws(ProtocolError) {
+            switch call {
+            case .success(let call): return try perform(call, client: &client, events: &w, peers: &peers)
+            case .failure(let error): return .refused(error)
+            }
+        } catch {
+            return .refused(error)
+        }
     }
 
     /// Runs a call and writes its events.
