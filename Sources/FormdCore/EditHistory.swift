@@ -33,7 +33,8 @@ struct EditHistory: Equatable, Sendable {
             && a.undoSteps[a.undoStart...].elementsEqual(b.undoSteps[b.undoStart...])
     }
 
-    mutating func record(_ step: Step) {
+    /// Takes the step (`consuming`) to store it without a copy.
+    mutating func record(_ step: consuming Step) {
         redoStack.removeAll()
         // Grow the last step in place: holding a copy of it would make every keystroke
         // copy the whole typed run.
@@ -51,6 +52,7 @@ struct EditHistory: Equatable, Sendable {
                 return
             }
         }
+        let kind = step.kind
         undoSteps.append(step)
         let live = undoSteps.count - undoStart
         if live > limit { undoStart += live - limit }
@@ -58,7 +60,7 @@ struct EditHistory: Equatable, Sendable {
             undoSteps.removeFirst(undoStart)
             undoStart = 0
         }
-        open = step.kind != .other
+        open = kind != .other
     }
 
     /// Ends the current typing or deleting run.
