@@ -119,11 +119,13 @@ public struct TextBuffer: Equatable, Sendable {
                 while p < oldCount && p < newCount && t[start + p] == new(p) { p += 1 }
                 var q = 0
                 while q < oldCount - p && q < newCount - p && t[start + oldCount - 1 - q] == new(newCount - 1 - q) { q += 1 }
-                let removed = String(decoding: UnsafeBufferPointer(rebasing: t[start + p..<start + oldCount - q]), as: UTF8.self)
-                let inserted = String(unsafeUninitializedCapacity: newCount - p - q) { buffer in
-                    for k in 0..<newCount - p - q { buffer[k] = new(p + k) }
-                    return newCount - p - q
-                }
+                let removed = oldCount - p - q == 1 ? TextBuffer.asciiStrings[Int(t[start + p])]
+                    : String(decoding: UnsafeBufferPointer(rebasing: t[start + p..<start + oldCount - q]), as: UTF8.self)
+                let inserted = newCount - p - q == 1 ? TextBuffer.asciiStrings[Int(new(p))]
+                    : String(unsafeUninitializedCapacity: newCount - p - q) { buffer in
+                        for k in 0..<newCount - p - q { buffer[k] = new(p + k) }
+                        return newCount - p - q
+                    }
                 // A new text short enough to be kept inline is built from its bytes,
                 // cheaper than any splice.
                 let inline = newTextBytes <= TextBuffer.inlineBytes ? String(unsafeUninitializedCapacity: newTextBytes) { buffer in
@@ -161,6 +163,11 @@ public struct TextBuffer: Equatable, Sendable {
 
     /// Swift keeps a string of up to this many UTF-8 bytes inline, without an allocation.
     private static let inlineBytes = 15
+
+    /// The one-character strings of the ASCII bytes, ready made: most edits type or
+    /// delete one character, and building a `String` validates its bytes (over a hundred
+    /// instructions, more than the rest of a keystroke's bookkeeping here).
+    private static let asciiStrings = (0..<128).map { String(Unicode.Scalar(UInt8($0))) }
 
     private static func isOneByteCharacter(_ byte: UInt8) -> Bool {
         byte < 0x80 && byte != 0x0A && byte != 0x0D
