@@ -37,10 +37,4 @@ public struct EventRecord: Equatable, Sendable {
     public var form: String
     public var seq: Int
     public var event: FormEvent
-
-    public init(form: String, seq: Int, event: FormEvent) {
-        self.form = form
-        self.seq = seq
-        self.event = event
-    }
 }

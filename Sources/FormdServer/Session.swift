@@ -297,29 +297,25 @@ public struct Daemon: Sendable {
     }
 
     /// `write`, for the last use of a command's events: empties `events`, keeping its
-    /// capacity. Each record is moved out to be written and destroyed once; reading it in
-    /// place copies it (Swift's array subscript returns a copy), and the copy and the
-    /// original are then destroyed apart, about 250 instructions an event. The slots are
-    /// left holding `vacated`, which costs nothing to destroy.
+    /// capacity. Each record is moved out of its slot to be written and moved back:
+    /// read in place it would be copied (Swift's array subscript returns a copy), and the
+    /// copy destroyed apart from the original, about 250 instructions an event.
     static func drain(_ events: inout [EventRecord], for client: ClientState, to w: inout JSONWriter) {
         if let all = receivesAll(events, client) {
             events.withUnsafeMutableBufferPointer { records in
                 for i in records.indices {
                     let slot = records.baseAddress! + i
                     let record = slot.move()
-                    slot.initialize(to: vacated)
                     if all || client.subscription.admits(record) {
                         EventEncoder.write(record, textSync: client.textSync, to: &w)
                         w.writeRaw("\n")
                     }
+                    slot.initialize(to: record)
                 }
             }
         }
         events.removeAll(keepingCapacity: true)
     }
-
-    /// An event with no reference-counted parts, to hold an emptied slot.
-    private static let vacated = EventRecord(form: "", seq: 0, event: .focusChanged(from: nil, to: nil))
 
     /// Whether `client` gets all of `events` (true), only those its subscription admits
     /// (false), or none (nil). Reads the form of the first event only: one command's
