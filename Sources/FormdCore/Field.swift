@@ -114,6 +114,16 @@ public struct Field: Equatable, Sendable {
         return (change, revalidate())
     }
 
+    /// The `textChanged` event of `change`, positions counted in `encoding`. Mutating
+    /// only so that it runs on the field in place: read through the form's array, each
+    /// call on the buffer would copy it first.
+    mutating func textChanged(_ change: CharacterChange, _ encoding: PositionEncoding) -> FormEvent {
+        let masked = attributes.masksText
+        return .textChanged(field: id, text: masked ? nil : buffer.text, length: buffer.length,
+                            edit: buffer.edit(change, encoding, masked: masked),
+                            selection: buffer.selection(encoding, masked: masked))
+    }
+
     mutating func select(anchor: Cursor, head: Cursor) {
         buffer.select(anchor: anchor, head: head)
         history.close()

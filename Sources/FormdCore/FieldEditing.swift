@@ -22,10 +22,7 @@ extension Form {
     // These read `fields[i]` member by member: binding the whole field to a constant
     // would copy it (a retain for each of its strings and arrays) on every keystroke.
     mutating func emitTextChanged(_ i: Int, _ change: CharacterChange, validityChanged: Bool = false) {
-        let masked = fields[i].attributes.masksText
-        emit(.textChanged(field: fields[i].id, text: masked ? nil : fields[i].text, length: fields[i].length,
-                          edit: fields[i].buffer.edit(change, encoding, masked: masked),
-                          selection: fields[i].buffer.selection(encoding, masked: masked)))
+        emit(fields[i].textChanged(change, encoding))
         if validityChanged { emit(.validityChanged(field: fields[i].id, validity: fields[i].validity)) }
     }
 
