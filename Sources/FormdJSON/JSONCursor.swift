@@ -29,7 +29,8 @@ public struct JSONCursor {
         p += n
     }
 
-    /// `v` in decimal, two digits per division from a table of the pairs 00...99.
+    /// `v` in decimal, two digits per division from a table of the pairs 00...99,
+    /// written from the last digit back straight into place once the count is known.
     @inlinable
     public mutating func int(_ v: Int) {
         if v >= 0 && v < 10 {
@@ -37,34 +38,33 @@ public struct JSONCursor {
             p += 1
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { raw in
-            let digit = raw.bindMemory(to: UInt8.self)
-            let pairs = JSONCursor.digitPairs.utf8Start
-            var magnitude = v.magnitude
-            var i = 24
-            while magnitude >= 100 {
-                let (q, r) = magnitude.quotientAndRemainder(dividingBy: 100)
-                i &-= 2
-                digit[i] = pairs[Int(r) &* 2]
-                digit[i &+ 1] = pairs[Int(r) &* 2 &+ 1]
-                magnitude = q
-            }
-            if magnitude >= 10 {
-                i &-= 2
-                digit[i] = pairs[Int(magnitude) &* 2]
-                digit[i &+ 1] = pairs[Int(magnitude) &* 2 &+ 1]
-            } else {
-                i &-= 1
-                digit[i] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
-            }
-            if v < 0 {
-                i &-= 1
-                digit[i] = UInt8(ascii: "-")
-            }
-            p.initialize(from: digit.baseAddress! + i, count: 24 &- i)
-            p += 24 &- i
+        var magnitude = v.magnitude
+        if v < 0 {
+            p.initialize(to: UInt8(ascii: "-"))
+            p += 1
         }
+        var count = 1
+        var limit: UInt = 10
+        while count < 20 && magnitude >= limit {
+            count &+= 1
+            limit = limit &* 10
+        }
+        let pairs = JSONCursor.digitPairs.utf8Start
+        var i = count
+        while magnitude >= 100 {
+            let (q, r) = magnitude.quotientAndRemainder(dividingBy: 100)
+            i &-= 2
+            p[i] = pairs[Int(r) &* 2]
+            p[i &+ 1] = pairs[Int(r) &* 2 &+ 1]
+            magnitude = q
+        }
+        if magnitude >= 10 {
+            p[0] = pairs[Int(magnitude) &* 2]
+            p[1] = pairs[Int(magnitude) &* 2 &+ 1]
+        } else {
+            p[0] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
+        }
+        p += count
     }
 
     @usableFromInline

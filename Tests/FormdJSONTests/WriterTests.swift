@@ -92,8 +92,15 @@ final class WriterTests: XCTestCase {
     }
 
     func testWriteInt() {
+        // Every digit count, at its edges: the writer counts digits before writing them.
+        var powers: [Int] = []
+        var power = 1
+        for _ in 0...18 {
+            powers += [power - 1, power, power + 1, -power + 1, -power, -power - 1]
+            if power <= Int.max / 10 { power *= 10 }
+        }
         for v in [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, -1, -9, -10, -99, -100, 1234567890, Int.max, Int.min, Int.min + 1]
-            + Array(stride(from: -200_000, through: 200_000, by: 37)) {
+            + powers + Array(stride(from: -200_000, through: 200_000, by: 37)) {
             var writer = JSONWriter()
             writer.writeInt(v)
             XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(v))
