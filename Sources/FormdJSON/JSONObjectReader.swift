@@ -119,6 +119,15 @@ public struct JSONObjectReader {
         guard parser.base[parser.pos] == UInt8(ascii: "\"") else { return nil }
         let start = parser.pos + 1
         var i = start
+        // A word at a time to the first byte that is not plain ASCII (see `SWAR`).
+        while i + 8 <= parser.end {
+            let mask = SWAR.stringAttentionMask(SWAR.load(parser.base + i))
+            if mask != 0 {
+                i += SWAR.firstFlaggedByte(mask)
+                break
+            }
+            i += 8
+        }
         while i < parser.end {
             let b = parser.base[i]
             if b == UInt8(ascii: "\"") { break }
