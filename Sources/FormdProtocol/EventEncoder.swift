@@ -134,8 +134,14 @@ public enum EventEncoder {
     private static func open(_ record: EventRecord, _ c: inout JSONCursor) {
         c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"")
         c.raw(name(of: record.event))
-        c.raw("\",\"params\":{\"form\":")
-        c.string(record.form)
+        // Most clients never name a form: its name, compared in a few instructions, is
+        // then written as a constant instead of quoted (about a hundred) for each event.
+        if record.form == FormEngine.defaultForm {
+            c.raw("\",\"params\":{\"form\":\"default\"")
+        } else {
+            c.raw("\",\"params\":{\"form\":")
+            c.string(record.form)
+        }
         c.raw(",\"seq\":")
         c.int(record.seq)
     }
