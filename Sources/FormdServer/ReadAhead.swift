@@ -105,6 +105,9 @@ final class ReadAhead: @unchecked Sendable {
     }
 
     private func run() {
+        // Lines in the last block: the next one is sized for as many up front, instead of
+        // growing through a dozen copies.
+        var lastCount = 0
         while true {
             var freed: [[DecodedLine]] = []
             spent.withLock { swap(&$0, &freed) }
@@ -122,6 +125,7 @@ final class ReadAhead: @unchecked Sendable {
                 break
             }
             var lines: [DecodedLine] = []
+            lines.reserveCapacity(lastCount)
             let result = input.reader.fill()
             switch result {
             case .data, .endOfInput:
@@ -139,6 +143,7 @@ final class ReadAhead: @unchecked Sendable {
             let end: DecodedBlock.End? = result == .endOfInput ? .endOfInput : result == .data ? nil : .readFailed
             let drained = end != nil || input.reader.drainedInput || !InputWait.isReady(input.reader.fd)
             if lines.isEmpty && !drained { continue }
+            lastCount = lines.count
             if !blocks.put(DecodedBlock(lines: lines, drained: drained, end: end)) || drained { return }
         }
     }
