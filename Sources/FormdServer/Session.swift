@@ -290,10 +290,7 @@ public struct Daemon: Sendable {
     /// shapes them. For `EventPeers.deliver`.
     public static func write(_ events: [EventRecord], for client: ClientState, to w: inout JSONWriter) {
         guard let all = receivesAll(events, client) else { return }
-        for i in events.indices where all || client.subscription.admits(events[i]) {
-            EventEncoder.write(events[i], textSync: client.textSync, to: &w)
-            w.writeRaw("\n")
-        }
+        for i in events.indices { write(events[i], all: all, for: client, to: &w) }
     }
 
     /// `write`, for the last use of a command's events: empties `events`, keeping its
@@ -306,15 +303,20 @@ public struct Daemon: Sendable {
                 for i in records.indices {
                     let slot = records.baseAddress! + i
                     let record = slot.move()
-                    if all || client.subscription.admits(record) {
-                        EventEncoder.write(record, textSync: client.textSync, to: &w)
-                        w.writeRaw("\n")
-                    }
+                    write(record, all: all, for: client, to: &w)
                     slot.initialize(to: record)
                 }
             }
         }
         events.removeAll(keepingCapacity: true)
+    }
+
+    /// One event, as a line, if `client` gets it: `all` of its command's events, or this
+    /// one by its subscription.
+    private static func write(_ record: EventRecord, all: Bool, for client: ClientState, to w: inout JSONWriter) {
+        guard all || client.subscription.admits(record) else { return }
+        EventEncoder.write(record, textSync: client.textSync, to: &w)
+        w.writeRaw("\n")
     }
 
     /// Whether `client` gets all of `events` (true), only those its subscription admits
