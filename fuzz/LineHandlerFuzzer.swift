@@ -13,8 +13,9 @@
 //   line limit, exactly as a plain split does: short lines byte for byte, long ones
 //   either whole or refused with a prefix of the real line;
 // - `LeadingID`, which reads ids out of unparseable lines, finishes on any bytes;
-// - a line `Envelope(plainRequest:)` decodes without a value tree decodes the same through
-//   `JSONParser` and `Envelope(_:)`;
+// - a line `Envelope(plainRequest:)` decodes without a value tree, or
+//   `Envelope(compactKeystroke:)` without a parser, decodes the same through `JSONParser`
+//   and `Envelope(_:)`;
 // - the engine limits hold (forms, fields per form, characters per field), and, on every
 //   16th input, each field's kept length and caret offsets agree with a recount.
 //
@@ -72,9 +73,11 @@ enum Fuzz {
 
     static func handle(_ line: UnsafeRawBufferPointer) {
         _ = LeadingID.scan(line)
-        if let plain = Envelope(plainRequest: line, maxDepth: 64) {
-            guard case .object? = try? JSONParser.parse(line, maxDepth: 64) else { fail("the plain-request shortcut took a line the parser reads as no single request", line) }
-            if Envelope(try! JSONParser.parse(line, maxDepth: 64)) != plain { fail("the plain-request shortcut decoded a line otherwise than the parser", line) }
+        for (name, shortcut) in [("plain-request", Envelope(plainRequest: line, maxDepth: 64)),
+                                 ("compact-keystroke", Envelope(compactKeystroke: line, maxDepth: 64))] {
+            guard let fast = shortcut else { continue }
+            guard case .object? = try? JSONParser.parse(line, maxDepth: 64) else { fail("the \(name) shortcut took a line the parser reads as no single request", line) }
+            if Envelope(try! JSONParser.parse(line, maxDepth: 64)) != fast { fail("the \(name) shortcut decoded a line otherwise than the parser", line) }
         }
         let before = session.engine
         var w = JSONWriter(reservingCapacity: 256)

@@ -26,9 +26,8 @@ public struct JSONNumber: Equatable, Sendable {
         self.literal = text
     }
 
-    /// For the parser, which has already matched the grammar; skips re-validation.
-    @usableFromInline
-    init(uncheckedLiteral: String) {
+    /// For a parser that has already matched the grammar; skips re-validation.
+    public init(uncheckedLiteral: String) {
         self.literal = uncheckedLiteral
     }
 

@@ -97,7 +97,7 @@ public struct Envelope: Equatable, Sendable {
         self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodDecoder.decode(method: method, params: params) })
     }
 
-    private init(id: RequestID?, method: String?, _ call: Result<Call, ProtocolError>) {
+    init(id: RequestID?, method: String?, _ call: Result<Call, ProtocolError>) {
         self.id = id
         self.method = method
         self.call = call

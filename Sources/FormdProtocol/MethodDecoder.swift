@@ -17,30 +17,18 @@ public enum MethodDecoder {
         // Formatted only when a message needs it: every request would pay for it otherwise.
         var path: String { "\(method) params" }
         func reader(_ keys: String...) throws(ProtocolError) -> ParamsReader {
+            try reader(keys)
+        }
+        func reader(_ keys: [String]) throws(ProtocolError) -> ParamsReader {
             try ParamsReader(params, at: .params(method: method), allowed: keys)
         }
         func form(_ r: ParamsReader, _ command: FormCommand) throws(ProtocolError) -> Call {
             .form(try r.optionalString("form") ?? FormEngine.defaultForm, command)
         }
-        // Keystroke methods first: a switch over strings tries its cases in order.
+        if let keystroke = KeystrokeMethod(name: method) {
+            return try keystroke.call(ParsedKeystrokeParams(reader: reader(keystroke.keyNames)))
+        }
         switch method {
-        case "insertText":
-            let r = try reader("form", "field", "text")
-            return try form(r, .insertText(field: r.optionalString("field"), text: r.string("text")))
-        case "setText":
-            let r = try reader("form", "field", "text")
-            return try form(r, .setText(field: r.string("field"), text: r.string("text")))
-        case "delete":
-            let r = try reader("form", "field", "direction", "unit")
-            return try form(r, .delete(field: r.optionalString("field"),
-                                       direction: r.optionalEnum("direction", DeleteDirection.self) ?? .backward,
-                                       unit: r.optionalEnum("unit", TextUnit.self) ?? .character))
-        case "pressReturn":
-            let r = try reader("form", "field")
-            return try form(r, .pressReturn(field: r.optionalString("field")))
-        case "demandFocus":
-            let r = try reader("form", "field", "demand")
-            return try form(r, .demandFocus(field: r.string("field"), demand: r.requiredEnum("demand", Demand.self)))
         case "select":
             let r = try reader("form", "field", "start", "end")
             return try form(r, .select(field: r.optionalString("field"), start: r.count("start"), end: r.count("end")))

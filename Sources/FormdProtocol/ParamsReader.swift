@@ -3,7 +3,7 @@ import FormdJSON
 /// Reads one JSON object strictly: every key must be known, of the right type, and
 /// given once. Messages name the key by its path (`fields[2].maxLength`) so a person can
 /// find the mistake without reading the spec.
-public struct ParamsReader {
+public struct ParamsReader: ParamsSource {
     public let object: JSONObject
     /// Where this object sits, kept unformatted: only a message needs the text.
     private let location: Location
@@ -40,17 +40,12 @@ public struct ParamsReader {
         }
     }
 
-    public func has(_ key: String) -> Bool { object[key] != nil }
+    public static func spelling(of key: String) -> String { key }
 
-    private func name(_ key: String) -> String { "\"\(key)\" in \(path)" }
+    public func has(_ key: String) -> Bool { object[key] != nil }
 
     private func wrongType(_ key: String, _ expected: String, _ got: JSONValue) -> ProtocolError {
         .invalidParams("\(name(key)) must be \(expected), got \(got.typeName)")
-    }
-
-    public func string(_ key: String) throws(ProtocolError) -> String {
-        guard let v = try optionalString(key) else { throw .invalidParams("missing \(name(key)) (a string)") }
-        return v
     }
 
     public func optionalString(_ key: String) throws(ProtocolError) -> String? {
@@ -147,25 +142,5 @@ public struct ParamsReader {
             out.append(s)
         }
         return out
-    }
-
-    /// One of an enum's raw values; the message lists them.
-    public func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(ProtocolError) -> E?
-    where E.RawValue == String {
-        guard let s = try optionalString(key) else { return nil }
-        guard let e = E(rawValue: s) else {
-            let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw .invalidParams("\(name(key)) must be one of \(choices), got \"\(s)\"")
-        }
-        return e
-    }
-
-    public func requiredEnum<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(ProtocolError) -> E
-    where E.RawValue == String {
-        guard let e = try optionalEnum(key, type) else {
-            let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw .invalidParams("missing \(name(key)) (one of \(choices))")
-        }
-        return e
     }
 }

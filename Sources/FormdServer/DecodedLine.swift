@@ -29,8 +29,10 @@ public enum DecodedLine: Sendable {
             self = .tooLong(id: LeadingID.scan(UnsafeRawBufferPointer(rebasing: bytes.prefix(DecodedLine.idPrefixBytes))) ?? .null)
             return
         }
-        // Most requests are plain enough to decode without building a value tree.
-        if let envelope = Envelope(plainRequest: bytes, maxDepth: limits.maxDepth) {
+        // Most requests are plain enough to decode without building a value tree; a
+        // keystroke in the clients' compact spelling needs not even a parser.
+        if let envelope = Envelope(compactKeystroke: bytes, maxDepth: limits.maxDepth)
+            ?? Envelope(plainRequest: bytes, maxDepth: limits.maxDepth) {
             self = .request(DecodedRequest(envelope))
             return
         }

@@ -1,0 +1,87 @@
+import FormdCore
+
+/// The methods typing sends, a request per key press: the ones a daemon in a keystroke
+/// loop decodes most. Their params are all strings. A compact request's params are read
+/// straight from its bytes (`ScannedParams`, see `Envelope(compactKeystroke:)`), any other
+/// request's from its parsed object (`ParamsReader`); both build the call here, so the
+/// two ways cannot disagree.
+public enum KeystrokeMethod: Int, CaseIterable, Sendable {
+    case insertText, setText, delete, pressReturn, demandFocus
+
+    /// The keys of the methods' params.
+    public enum Key: Int, CaseIterable, Sendable {
+        case form, field, text, direction, unit, demand
+
+        /// The spellings, in case order, for matching a request's bytes against.
+        static let spellings: [StaticString] = ["form", "field", "text", "direction", "unit", "demand"]
+
+        var name: String { Key.spellings[rawValue].description }
+    }
+
+    /// The names, in case order, for matching a request's bytes against.
+    static let names: [StaticString] = ["insertText", "setText", "delete", "pressReturn", "demandFocus"]
+
+    init?(name: String) {
+        switch name {
+        case "insertText": self = .insertText
+        case "setText": self = .setText
+        case "delete": self = .delete
+        case "pressReturn": self = .pressReturn
+        case "demandFocus": self = .demandFocus
+        default: return nil
+        }
+    }
+
+    /// The name as a literal, which costs nothing to make or compare.
+    var name: String {
+        switch self {
+        case .insertText: "insertText"
+        case .setText: "setText"
+        case .delete: "delete"
+        case .pressReturn: "pressReturn"
+        case .demandFocus: "demandFocus"
+        }
+    }
+
+    /// The keys the method takes, one bit each (`1 << Key.rawValue`).
+    var keyMask: UInt8 {
+        switch self {
+        case .insertText, .setText: 0b000111
+        case .delete: 0b011011
+        case .pressReturn: 0b000011
+        case .demandFocus: 0b100011
+        }
+    }
+
+    /// The keys the method takes, spelt out (for `ParamsReader`'s check and its message).
+    var keyNames: [String] { Key.allCases.filter { keyMask & (1 << $0.rawValue) != 0 }.map(\.name) }
+
+    /// The call for params holding only keys the method takes.
+    func call<Params: ParamsSource>(_ r: Params) throws(ProtocolError) -> Call where Params.Key == Key {
+        let command: FormCommand
+        switch self {
+        case .insertText:
+            command = .insertText(field: try r.optionalString(.field), text: try r.string(.text))
+        case .setText:
+            command = .setText(field: try r.string(.field), text: try r.string(.text))
+        case .delete:
+            command = .delete(field: try r.optionalString(.field),
+                              direction: try r.optionalEnum(.direction, DeleteDirection.self) ?? .backward,
+                              unit: try r.optionalEnum(.unit, TextUnit.self) ?? .character)
+        case .pressReturn:
+            command = .pressReturn(field: try r.optionalString(.field))
+        case .demandFocus:
+            command = .demandFocus(field: try r.string(.field), demand: try r.requiredEnum(.demand, Demand.self))
+        }
+        return .form(try r.optionalString(.form) ?? FormEngine.defaultForm, command)
+    }
+}
+
+/// A keystroke method's params in a parsed object, read by key.
+struct ParsedKeystrokeParams: ParamsSource {
+    let reader: ParamsReader
+
+    var path: String { reader.path }
+    static func spelling(of key: KeystrokeMethod.Key) -> String { key.name }
+    func optionalString(_ key: KeystrokeMethod.Key) throws(ProtocolError) -> String? { try reader.optionalString(key.name) }
+}
