@@ -61,6 +61,20 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
         defer { pthread_mutex_unlock(lock) }
         while items.isEmpty && !closed { pthread_cond_wait(notEmpty, lock) }
         if closed { return nil }
+        return removeOldest()
+    }
+
+    /// The oldest item if there is one, without waiting.
+    func poll() -> Item? {
+        if isEmpty { return nil }
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if items.isEmpty || closed { return nil }
+        return removeOldest()
+    }
+
+    /// With `lock` held and an item there.
+    private func removeOldest() -> Item {
         let item = items.removeFirst()
         count.store(items.count, ordering: .releasing)
         pthread_cond_signal(notFull)

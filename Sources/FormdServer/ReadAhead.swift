@@ -34,6 +34,10 @@ struct DecodedBlock: Sendable {
 /// serving thread works the engine. When the input has nothing more ready it hands over
 /// its last block and ends.
 ///
+/// It also writes the burst's output: the serving thread hands over its responses with
+/// the events still as records (`HeldOutput`), and this thread encodes, writes and frees
+/// them between reads, so the two cores share the work of a burst about evenly.
+///
 /// Only bursts are worth it: waking a sleeping thread costs tens of microseconds on a
 /// virtual machine, far more than one interactive request takes, so the serving thread
 /// reads single requests itself and starts a `ReadAhead` only after a full block.
@@ -53,12 +57,24 @@ final class ReadAhead: @unchecked Sendable {
     /// Blocks of lines the serving thread is done with, freed here: freeing a burst's
     /// decoded requests is work the serving thread, the busier one, can leave to this one.
     private let spent = Mutex<[[DecodedLine]]>([])
+    /// Output to write, in order; `.done` follows the last.
+    private let jobs = Handoff<OutputJob>(capacity: Int.max)
+    private enum OutputJob: Sendable {
+        case held(HeldOutput)
+        case done
+    }
+    private var out: OutputChannel
+    private var sawDone = false
+    private let closedOutput = Atomic<Bool>(false)
+    private let flushThreshold: Int
 
     /// Starts reading `input`, which belongs to this thread until `finish`. `output` is
     /// only watched for a hang-up. Nil if no thread could be started.
-    init?(input: InputLines, output: Int32, limits: SessionLimits, queueCapacity: Int = 4) {
+    init?(input: InputLines, output: Int32, limits: SessionLimits, flushThreshold: Int, queueCapacity: Int = 4) {
         self.input = input
         self.output = output
+        out = OutputChannel(fd: output)
+        self.flushThreshold = flushThreshold
         self.limits = limits
         blocks = Handoff(capacity: queueCapacity)
         var ends: [Int32] = [-1, -1]
@@ -85,11 +101,20 @@ final class ReadAhead: @unchecked Sendable {
         thread = id
     }
 
+    /// Writing failed or the output's reader hung up: nothing more can be said.
+    var outputClosed: Bool { closedOutput.load(ordering: .acquiring) }
+
+    /// Hands over output to be written after any handed over before.
+    func handOver(_ held: HeldOutput) {
+        _ = jobs.put(.held(held))
+    }
+
     /// Waits for the thread to end, telling it to stop first if it has not handed over its
-    /// last block (it may be waiting for input or for room in the queue). The input is the
-    /// caller's again afterwards.
+    /// last block (it may be waiting for input or for room in the queue); it writes all
+    /// the output handed to it first. The input is the caller's again afterwards.
     func finish() {
         guard let running = thread else { return }
+        _ = jobs.put(.done)
         var byte: UInt8 = 1
         _ = write(stopWrite, &byte, 1)
         blocks.close()
@@ -104,11 +129,39 @@ final class ReadAhead: @unchecked Sendable {
         spent.withLock { $0.append(lines) }
     }
 
+    /// Writes the output handed over so far, without waiting for more.
+    private func writeHandedOver() {
+        while let job = jobs.poll() { perform(job) }
+        out.flush()
+    }
+
+    /// Takes the job: a held output's record list must be its only owner, or moving the
+    /// records out to write them would copy the whole list first.
+    private func perform(_ job: consuming OutputJob) {
+        switch consume job {
+        case .held(var held):
+            guard !out.isClosed else { return }
+            held.write(to: &out, flushingAt: flushThreshold)
+            if out.isClosed { closedOutput.store(true, ordering: .releasing) }
+        case .done:
+            sawDone = true
+        }
+    }
+
     private func run() {
+        read()
+        // The input is done with; the output the serving thread still hands over is not.
+        while !sawDone, let job = jobs.take() { perform(job) }
+        out.flush()
+        if out.isClosed { closedOutput.store(true, ordering: .releasing) }
+    }
+
+    private func read() {
         // Lines in the last block: the next one is sized for as many up front, instead of
         // growing through a dozen copies.
         var lastCount = 0
         while true {
+            writeHandedOver()
             var freed: [[DecodedLine]] = []
             spent.withLock { swap(&$0, &freed) }
             freed.removeAll()

@@ -54,6 +54,17 @@ public struct Session: Sendable {
         var peers = NoPeers()
         daemon.handle(line, client: &client, into: &w, peers: &peers)
     }
+
+    /// While on, the events of commands are held as records with a mark of where in the
+    /// output they go, for `takeHeld`; off, they are written as they come.
+    mutating func holdEvents(_ on: Bool) { daemon.holdEvents(on) }
+
+    /// Events held so far.
+    var heldCount: Int { daemon.heldCount }
+
+    /// The output written to `w` and the events held since the last call, in order; `w`
+    /// is left empty.
+    mutating func takeHeld(_ w: inout JSONWriter) -> HeldOutput { daemon.takeHeld(&w) }
 }
 
 /// What belongs to one client rather than to the daemon: its line count, its choices from
@@ -116,6 +127,10 @@ public struct Daemon: Sendable {
     /// The events of a command re-run for a peer that counts in another encoding.
     private var recounted: [EventRecord] = []
     private var response = JSONWriter(reservingCapacity: 256)
+    /// While set, a command's events stay in `events`, marked in `marks` (`HeldOutput`).
+    /// Only a stdio session holds them, so there are never peers to give them to then.
+    private var holding = false
+    private var marks: [HeldOutput.Mark] = []
 
     public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits(),
                 observer: (any CommandObserver)? = nil) {
@@ -250,12 +265,15 @@ public struct Daemon: Sendable {
             let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
             let before: FormEngine? = otherEncodings.isEmpty ? nil : engine
             let result: CommandResult
+            let start = events.count
             do {
                 result = try engine.perform(command, on: name, encoding: encoding, events: &events)
             } catch {
                 throw ProtocolError(error)
             }
-            if !events.isEmpty {
+            if holding {
+                if events.count > start { hold(from: start, form: name, for: client, to: &w) }
+            } else if !events.isEmpty {
                 observer?.commandChanged(form: name, events: events, engine: engine)
                 peers.deliver(events, encoding: encoding)
                 if let before { deliverRecounted(command, on: name, from: encoding, to: otherEncodings, before: before, peers: &peers) }
@@ -263,6 +281,45 @@ public struct Daemon: Sendable {
             }
             return .command(result)
         }
+    }
+
+    /// Turning it off drops what is still held: output that could not be written.
+    mutating func holdEvents(_ on: Bool) {
+        holding = on
+        if !on {
+            events.removeAll(keepingCapacity: true)
+            marks.removeAll(keepingCapacity: true)
+        }
+    }
+
+    var heldCount: Int { events.count }
+
+    mutating func takeHeld(_ w: inout JSONWriter) -> HeldOutput {
+        var held = HeldOutput(bytes: w)
+        w = JSONWriter(reservingCapacity: w.capacity)
+        swap(&held.records, &events)
+        swap(&held.marks, &marks)
+        events.reserveCapacity(held.records.count)
+        marks.reserveCapacity(held.marks.count)
+        return held
+    }
+
+    /// Holds the events of the command just carried out (`events[start...]`) that `client`
+    /// gets, marked to go at the end of `w`. Those of a client that takes only some are
+    /// written at once instead (rare, and in order all the same: held events go where
+    /// their mark is, before anything written after it).
+    private mutating func hold(from start: Int, form name: String, for client: ClientState, to w: inout JSONWriter) {
+        observer?.commandChanged(form: name, events: Array(events[start...]), engine: engine)
+        switch client.subscription.reach(name) {
+        case .everything:
+            marks.append(HeldOutput.Mark(offset: w.count, end: events.count, textSync: client.textSync))
+            return
+        case .some:
+            for i in start..<events.count { Daemon.write(events[i], all: false, for: client, to: &w) }
+        case .nothing:
+            break
+        }
+        events.removeSubrange(start...)
     }
 
     /// Re-runs `command` on a copy of the engine as it was before it, once per encoding

@@ -23,6 +23,11 @@ public struct StdioServer {
     private let flushThreshold = 1 << 16
     /// The session's observer could not commit: nothing more is written.
     public private(set) var halted = false
+    /// The read-ahead thread of the burst being served: it writes the output meanwhile.
+    private var burst: ReadAhead? = nil
+    /// Events held for the read-ahead thread before they are handed over even mid-block,
+    /// so a block of commands with many events does not pile up records.
+    private let heldThreshold = 4096
 
     public init(session: Session, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.session = session
@@ -56,7 +61,8 @@ public struct StdioServer {
             // a read-ahead thread; a read that took exactly what was there is answered now,
             // not after input that may never come.
             let moreWaiting = !input.reader.drainedInput && inputReady()
-            if moreWaiting && !stopped, let burst = ReadAhead(input: input, output: output.fd, limits: session.limits) {
+            if moreWaiting && !stopped, let burst = ReadAhead(input: input, output: output.fd, limits: session.limits,
+                                                               flushThreshold: flushThreshold) {
                 guard serve(burst) else { break }
                 continue
             }
@@ -70,13 +76,21 @@ public struct StdioServer {
     /// Carries out the lines a `ReadAhead` decodes until its burst is over. False when the
     /// conversation ended meanwhile (the output is flushed then).
     private mutating func serve(_ burst: ReadAhead) -> Bool {
-        defer { burst.finish() }
+        // What was written before the burst goes out before anything the burst writes.
+        flush()
+        self.burst = burst
+        session.holdEvents(true)
+        defer {
+            // Whatever the burst answered goes out, in order, before the thread ends.
+            flush()
+            session.holdEvents(false)
+            self.burst = nil
+            burst.finish()
+            if burst.outputClosed { output.markClosed() }
+        }
         while let block = burst.blocks.take() {
             // The reading thread reports a signal only after the blocks queued before it.
-            if Signals.terminationRequested {
-                flush()
-                return false
-            }
+            if Signals.terminationRequested { return false }
             // Once a line stops the conversation, the remaining ones are left unapplied.
             for line in block.lines where !handle(line) { return false }
             burst.recycle(block.lines)
@@ -85,13 +99,11 @@ public struct StdioServer {
                 output.markClosed()
                 return false
             case .some:
-                flush()
                 return false
             case nil:
-                if block.drained {
-                    if output.pendingBytes > 0 { flush() }
-                    return true
-                }
+                // Each block's output is handed over as soon as it is ready.
+                flush()
+                if block.drained { return true }
             }
         }
         return true
@@ -105,7 +117,11 @@ public struct StdioServer {
             halted = true
             return
         }
-        output.flush()
+        if let burst {
+            burst.handOver(session.takeHeld(&output.writer))
+        } else {
+            output.flush()
+        }
     }
 
     /// Handles every complete line read so far. Output is flushed as soon as a threshold's
@@ -122,8 +138,8 @@ public struct StdioServer {
     /// server halted.
     private mutating func handle(_ line: DecodedLine) -> Bool {
         session.handle(line, into: &output.writer)
-        if output.pendingBytes >= flushThreshold { flush() }
-        return !session.isShutDown && !output.isClosed && !halted
+        if output.pendingBytes >= flushThreshold || session.heldCount >= heldThreshold { flush() }
+        return !session.isShutDown && !output.isClosed && !halted && !(burst?.outputClosed ?? false)
     }
 
     private var stopped: Bool {
