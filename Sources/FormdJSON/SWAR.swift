@@ -9,8 +9,7 @@
 /// The masks below set the high bit of every matching byte. Borrow propagation can also
 /// set it in bytes *above* a genuine match, never below one, so the lowest set bit is always
 /// exact; callers only ever use the lowest one (`firstFlaggedByte`).
-@usableFromInline
-enum SWAR {
+public enum SWAR {
     @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
     @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
 
@@ -49,5 +48,28 @@ enum SWAR {
     @inline(__always) @usableFromInline
     static func load(_ p: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// The closing quote of a string starting at `p` (after its opening quote) if no byte
+    /// before it needs attention (see `stringAttentionMask`); nil at such a byte or when
+    /// `end` comes first. For a decoder that takes only plain strings.
+    @inlinable
+    public static func plainStringEnd(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        var q = p
+        while end - q >= 8 {
+            let mask = stringAttentionMask(load(q))
+            if mask != 0 {
+                q += firstFlaggedByte(mask)
+                return q.pointee == UInt8(ascii: "\"") ? q : nil
+            }
+            q += 8
+        }
+        while q < end {
+            let b = q.pointee
+            if b == UInt8(ascii: "\"") { return q }
+            if b < 0x20 || b >= 0x80 || b == UInt8(ascii: "\\") { return nil }
+            q += 1
+        }
+        return nil
     }
 }

@@ -89,17 +89,9 @@ private struct CompactCursor {
     /// A string's bytes up to its closing quote, which is stepped over: nil at a backslash
     /// (an escape), a control character, a byte beyond ASCII or the end of the line.
     mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
-        let start = p
-        while p < end {
-            let b = p.pointee
-            if b == UInt8(ascii: "\"") {
-                defer { p += 1 }
-                return UnsafeBufferPointer(start: start, count: p - start)
-            }
-            guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { return nil }
-            p += 1
-        }
-        return nil
+        guard let quote = SWAR.plainStringEnd(p, end) else { return nil }
+        defer { p = quote + 1 }
+        return UnsafeBufferPointer(start: p, count: quote - p)
     }
 
     /// The text of an integer as JSON writes it (no leading zeros), if it is not the start
