@@ -22,14 +22,8 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
     static let names: [StaticString] = ["insertText", "setText", "delete", "pressReturn", "demandFocus"]
 
     init?(name: String) {
-        switch name {
-        case "insertText": self = .insertText
-        case "setText": self = .setText
-        case "delete": self = .delete
-        case "pressReturn": self = .pressReturn
-        case "demandFocus": self = .demandFocus
-        default: return nil
-        }
+        guard let method = KeystrokeMethod.allCases.first(where: { $0.name == name }) else { return nil }
+        self = method
     }
 
     /// The name as a literal, which costs nothing to make or compare.

@@ -25,25 +25,13 @@ struct HeldOutput: Sendable {
         for mark in marks {
             bytes.withUnsafeBytes { out.writer.writeRaw(UnsafeRawBufferPointer(rebasing: $0[from..<mark.offset])) }
             from = mark.offset
-            HeldOutput.write(&records, next..<mark.end, textSync: mark.textSync, to: &out.writer)
+            records.forEachInPlace(next..<mark.end) { record in
+                EventEncoder.write(record, textSync: mark.textSync, to: &out.writer)
+                out.writer.writeRaw("\n")
+            }
             next = mark.end
             if out.pendingBytes >= threshold { out.flush() }
         }
         bytes.withUnsafeBytes { out.writer.writeRaw(UnsafeRawBufferPointer(rebasing: $0[from...])) }
-    }
-
-    /// Each record is moved out of its slot to be written and moved back: read in place
-    /// it would be copied, and the copy destroyed apart from the original (as in
-    /// `Daemon.drain`).
-    private static func write(_ records: inout [EventRecord], _ range: Range<Int>, textSync: TextSync, to w: inout JSONWriter) {
-        records.withUnsafeMutableBufferPointer { records in
-            for i in range {
-                let slot = records.baseAddress! + i
-                let record = slot.move()
-                EventEncoder.write(record, textSync: textSync, to: &w)
-                slot.initialize(to: consume record)
-                w.writeRaw("\n")
-            }
-        }
     }
 }

@@ -132,7 +132,14 @@ final class ReadAhead: @unchecked Sendable {
     /// Writes the output handed over so far, without waiting for more.
     private func writeHandedOver() {
         while let job = jobs.poll() { perform(job) }
+        flushOutput()
+    }
+
+    /// Writes what `out` holds and tells the serving thread if the output is gone, so it
+    /// stops applying lines whose answers could not be written.
+    private func flushOutput() {
         out.flush()
+        if out.isClosed { closedOutput.store(true, ordering: .releasing) }
     }
 
     /// Takes the job: a held output's record list must be its only owner, or moving the
@@ -142,7 +149,7 @@ final class ReadAhead: @unchecked Sendable {
         case .held(var held):
             guard !out.isClosed else { return }
             held.write(to: &out, flushingAt: flushThreshold)
-            if out.isClosed { closedOutput.store(true, ordering: .releasing) }
+            flushOutput()
         case .done:
             sawDone = true
         }
@@ -152,8 +159,7 @@ final class ReadAhead: @unchecked Sendable {
         read()
         // The input is done with; the output the serving thread still hands over is not.
         while !sawDone, let job = jobs.take() { perform(job) }
-        out.flush()
-        if out.isClosed { closedOutput.store(true, ordering: .releasing) }
+        flushOutput()
     }
 
     private func read() {

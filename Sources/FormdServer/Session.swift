@@ -351,19 +351,10 @@ public struct Daemon: Sendable {
     }
 
     /// `write`, for the last use of a command's events: empties `events`, keeping its
-    /// capacity. Each record is moved out of its slot to be written and moved back:
-    /// read in place it would be copied (Swift's array subscript returns a copy), and the
-    /// copy destroyed apart from the original, about 250 instructions an event.
+    /// capacity. The records are written where they lie (`forEachInPlace`).
     static func drain(_ events: inout [EventRecord], for client: ClientState, to w: inout JSONWriter) {
         if let all = receivesAll(events, client) {
-            events.withUnsafeMutableBufferPointer { records in
-                for i in records.indices {
-                    let slot = records.baseAddress! + i
-                    let record = slot.move()
-                    write(record, all: all, for: client, to: &w)
-                    slot.initialize(to: record)
-                }
-            }
+            events.forEachInPlace(events.indices) { write($0, all: all, for: client, to: &w) }
         }
         events.removeAll(keepingCapacity: true)
     }

@@ -118,7 +118,7 @@ public struct StdioServer {
             return
         }
         if let burst {
-            burst.handOver(session.takeHeld(&output.writer))
+            if output.pendingBytes > 0 || session.heldCount > 0 { burst.handOver(session.takeHeld(&output.writer)) }
         } else {
             output.flush()
         }
