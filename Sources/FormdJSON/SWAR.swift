@@ -10,44 +10,62 @@
 /// set it in bytes *above* a genuine match, never below one, so the lowest set bit is always
 /// exact; callers only ever use the lowest one (`firstFlaggedByte`).
 public enum SWAR {
-    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
-    @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
+    // Computed, not stored: a constant folds into the code that inlines it.
+    @inlinable static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// High bit set in each byte of `x` that is zero (exact up to the lowest match).
-    @inline(__always) @usableFromInline
+    @inline(__always) @inlinable
     static func zeroBytes(_ x: UInt64) -> UInt64 {
         (x &- ones) & ~x & highs
     }
 
     /// High bit set in each byte of `x` that is below `n` (n <= 128; exact up to the lowest match).
-    @inline(__always) @usableFromInline
+    @inline(__always) @inlinable
     static func bytesBelow(_ x: UInt64, _ n: UInt8) -> UInt64 {
         (x &- ones &* UInt64(n)) & ~x & highs
     }
 
     /// Bytes a writer must escape: `"`, `\` and anything below 0x20.
-    @inline(__always) @usableFromInline
+    @inline(__always) @inlinable
     static func escapeMask(_ x: UInt64) -> UInt64 {
         bytesBelow(x, 0x20) | zeroBytes(x ^ (ones &* 0x22)) | zeroBytes(x ^ (ones &* 0x5C))
     }
 
     /// Bytes the parser's string fast path cannot step over: the escape set plus any
     /// non-ASCII byte (which needs UTF-8 validation).
-    @inline(__always) @usableFromInline
+    @inline(__always) @inlinable
     static func stringAttentionMask(_ x: UInt64) -> UInt64 {
         escapeMask(x) | (x & highs)
     }
 
     /// Index (0...7) of the lowest flagged byte of a nonzero mask (little-endian load).
-    @inline(__always) @usableFromInline
+    @inline(__always) @inlinable
     static func firstFlaggedByte(_ mask: UInt64) -> Int {
         mask.trailingZeroBitCount &>> 3
     }
 
     /// Loads 8 bytes from any alignment, little-endian; the caller guarantees they are in bounds.
-    @inline(__always) @usableFromInline
-    static func load(_ p: UnsafePointer<UInt8>) -> UInt64 {
+    @inline(__always) @inlinable
+    public static func load(_ p: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// The `count` <= 16 bytes at `p` as two little-endian words, zero past `count`, reading
+    /// no byte beyond them: bytes 8... come from the last eight, shifted down.
+    @inlinable
+    public static func loadPadded(_ p: UnsafePointer<UInt8>, count: Int) -> (UInt64, UInt64) {
+        if count >= 16 { return (load(p), load(p + 8)) }
+        if count >= 8 {
+            return (load(p), count == 8 ? 0 : load(p + (count &- 8)) &>> UInt64(8 &* (16 &- count)))
+        }
+        var low: UInt64 = 0
+        var i = 0
+        while i < count {
+            low |= UInt64(p[i]) &<< UInt64(8 &* i)
+            i &+= 1
+        }
+        return (low, 0)
     }
 
     /// The closing quote of a string starting at `p` (after its opening quote) if no byte

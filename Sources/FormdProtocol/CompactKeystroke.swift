@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FormdJSON
 
 extension Envelope {
@@ -21,29 +18,12 @@ extension Envelope {
         var params = ScannedParams(.insertText)
         var keys: UInt8 = 0
         repeat {
-            guard c.take(UInt8(ascii: "\"")), let key = c.plainString(), c.take(UInt8(ascii: ":")) else { return nil }
-            let member: UInt8
-            if c.matches(key, "method") {
-                member = 1
-                guard c.take(UInt8(ascii: "\"")), let name = c.plainString(),
-                      let i = c.index(of: name, in: KeystrokeMethod.names) else { return nil }
-                method = KeystrokeMethod(rawValue: i)
-            } else if c.matches(key, "params") {
-                member = 2
-                guard c.take(UInt8(ascii: "{")) else { return nil }
-                if !c.take(UInt8(ascii: "}")) {
-                    repeat {
-                        guard c.take(UInt8(ascii: "\"")), let name = c.plainString(),
-                              let i = c.index(of: name, in: KeystrokeMethod.Key.spellings),
-                              keys & (1 << i) == 0,
-                              c.take(UInt8(ascii: ":")), c.take(UInt8(ascii: "\"")), let value = c.plainString() else { return nil }
-                        keys |= 1 << i
-                        params.set(KeystrokeMethod.Key(rawValue: i)!, c.string(value))
-                    } while c.take(UInt8(ascii: ","))
-                    guard c.take(UInt8(ascii: "}")) else { return nil }
-                }
-            } else if c.matches(key, "id") {
-                member = 4
+            // Each member's key is matched together with what must follow it.
+            guard c.take(UInt8(ascii: "\"")), let member = c.take(oneOf: CompactWords.members) else { return nil }
+            switch member {
+            case 0:
+                break
+            case 1:
                 if c.take(UInt8(ascii: "\"")) {
                     guard let value = c.plainString() else { return nil }
                     id = .string(c.string(value))
@@ -51,19 +31,63 @@ extension Envelope {
                     guard let literal = c.integer() else { return nil }
                     id = .number(JSONNumber(uncheckedLiteral: c.string(literal)))
                 }
-            } else if c.matches(key, "jsonrpc") {
-                member = 8
-                guard c.take(UInt8(ascii: "\"")), let version = c.plainString(), c.matches(version, "2.0") else { return nil }
-            } else {
-                return nil
+            case 2:
+                guard let i = c.take(oneOf: CompactWords.methods) else { return nil }
+                method = KeystrokeMethod(rawValue: i)
+            default:
+                if !c.take(UInt8(ascii: "}")) {
+                    repeat {
+                        guard c.take(UInt8(ascii: "\"")), let i = c.take(oneOf: CompactWords.keys),
+                              keys & (1 << i) == 0, let value = c.plainString() else { return nil }
+                        keys |= 1 << i
+                        params.set(KeystrokeMethod.Key(rawValue: i)!, c.string(value))
+                    } while c.take(UInt8(ascii: ","))
+                    guard c.take(UInt8(ascii: "}")) else { return nil }
+                }
             }
-            guard members & member == 0 else { return nil }
-            members |= member
+            guard members & (1 << member) == 0 else { return nil }
+            members |= 1 << member
         } while c.take(UInt8(ascii: ","))
         guard c.take(UInt8(ascii: "}")), c.isAtEnd, let method, keys & ~method.keyMask == 0 else { return nil }
         params.method = method
         guard let call = try? method.call(params) else { return nil }
         self.init(id: id, method: method.name, .success(call))
+    }
+}
+
+/// What the compact decoder matches, each with the bytes that must follow it.
+private enum CompactWords {
+    /// The members, by bit in `Envelope(compactKeystroke:)`: jsonrpc (whose one value is
+    /// matched with it), id, method (up to its value's opening quote), params (up to the
+    /// object's opening brace).
+    static let members = ["jsonrpc\":\"2.0\"", "id\":", "method\":\"", "params\":{"].map(CompactLiteral.init)
+    /// The method names in `KeystrokeMethod` order, with their closing quote.
+    static let methods = KeystrokeMethod.names.map { CompactLiteral("\($0)\"") }
+    /// The params keys in `KeystrokeMethod.Key` order, up to their string value's opening quote.
+    static let keys = KeystrokeMethod.Key.spellings.map { CompactLiteral("\($0)\":\"") }
+}
+
+/// Up to 16 bytes of text as two little-endian words and the masks of the bytes it has,
+/// so a cursor matches it with two loads and compares instead of a call to `memcmp`.
+private struct CompactLiteral {
+    let count: Int
+    let low: UInt64, high: UInt64
+    let lowMask: UInt64, highMask: UInt64
+
+    init(_ text: String) {
+        let bytes = Array(text.utf8)
+        precondition(bytes.count <= 16, "a compact literal has at most 16 bytes")
+        count = bytes.count
+        func word(_ range: Range<Int>) -> (UInt64, UInt64) {
+            var value: UInt64 = 0, mask: UInt64 = 0
+            for i in range where i < bytes.count {
+                value |= UInt64(bytes[i]) << (8 * UInt64(i - range.lowerBound))
+                mask |= 0xFF << (8 * UInt64(i - range.lowerBound))
+            }
+            return (value, mask)
+        }
+        (low, lowMask) = word(0..<8)
+        (high, highMask) = word(8..<16)
     }
 }
 
@@ -84,6 +108,22 @@ private struct CompactCursor {
         guard p < end, p.pointee == byte else { return false }
         p += 1
         return true
+    }
+
+    /// Steps over the first of `literals` that comes next and gives its index. The next
+    /// 16 bytes are loaded once as two words (zero past the end of the line), so trying a
+    /// literal is two masked compares.
+    mutating func take(oneOf literals: [CompactLiteral]) -> Int? {
+        let room = end - p
+        let (first, second) = SWAR.loadPadded(p, count: min(room, 16))
+        for i in literals.indices {
+            let literal = literals[i]
+            if (first ^ literal.low) & literal.lowMask == 0, (second ^ literal.high) & literal.highMask == 0, literal.count <= room {
+                p += literal.count
+                return i
+            }
+        }
+        return nil
     }
 
     /// A string's bytes up to its closing quote, which is stepped over: nil at a backslash
@@ -107,16 +147,8 @@ private struct CompactCursor {
         return UnsafeBufferPointer(start: start, count: p - start)
     }
 
-    func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-        bytes.count == word.utf8CodeUnitCount && memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0
-    }
-
-    func index(of bytes: UnsafeBufferPointer<UInt8>, in words: [StaticString]) -> Int? {
-        words.firstIndex { matches(bytes, $0) }
-    }
-
-    /// Plain ASCII bytes as a string.
+    /// Plain ASCII bytes (as `plainString` and `integer` give them) as a string.
     func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(decoding: bytes, as: UTF8.self)
+        ShortASCII.string(bytes.baseAddress!, count: bytes.count)
     }
 }

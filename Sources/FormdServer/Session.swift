@@ -299,8 +299,9 @@ public struct Daemon: Sendable {
         w = JSONWriter(reservingCapacity: w.capacity)
         swap(&held.records, &events)
         swap(&held.marks, &marks)
-        events.reserveCapacity(held.records.count)
-        marks.reserveCapacity(held.marks.count)
+        // Room for as many as the lists ever took: growing one mid-burst copies it whole.
+        events.reserveCapacity(held.records.capacity)
+        marks.reserveCapacity(held.marks.capacity)
         return held
     }
 

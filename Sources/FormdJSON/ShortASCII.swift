@@ -1,0 +1,50 @@
+/// Short ASCII strings made straight from their bytes.
+///
+/// Why: a keystroke request carries three or four short strings (the field, the text, the
+/// id's literal) and every edit of a short text makes a new one. `String(decoding:as:)`
+/// validates and classifies the bytes through several library calls, about 150
+/// instructions even for "f12", which the decoder has just checked byte by byte. A Swift
+/// string of at most 15 bytes on a 64-bit platform is held inline in its two words: the
+/// bytes in order, the count and an "ASCII, small, immortal" flag nibble in the top byte.
+/// Written directly, that is a dozen instructions.
+///
+/// The layout is the standard library's, not an API, so it is checked once against the
+/// library's own strings (`layoutHolds`, comparing bits, never using a word it did not
+/// make); where it does not hold, or for a longer string, the library builds the string.
+public enum ShortASCII {
+    /// The most bytes a string holds inline.
+    public static let capacity = 15
+
+    /// `count` bytes at `p`, every one below 0x80 (the caller has checked), as a string.
+    @inlinable
+    public static func string(_ p: UnsafePointer<UInt8>, count: Int) -> String {
+        guard count <= capacity, layoutHolds else {
+            return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+        }
+        let (low, high) = words(p, count: count)
+        return unsafeBitCast((low, high), to: String.self)
+    }
+
+    /// The two words of an inline ASCII string of `count` <= 15 bytes: bytes 0..<8 in the
+    /// first (little-endian), bytes 8..<15 in the second, whose top byte is 0xE0 | count.
+    @inlinable
+    static func words(_ p: UnsafePointer<UInt8>, count: Int) -> (UInt64, UInt64) {
+        let (low, high) = SWAR.loadPadded(p, count: count)
+        return (low, high | UInt64(0xE0 | count) &<< 56)
+    }
+
+    /// Whether `words` gives, bit for bit, what the standard library makes of the same
+    /// bytes, for every length; if not, every string is left to the library.
+    @usableFromInline
+    static let layoutHolds: Bool = {
+        guard MemoryLayout<String>.size == 16 else { return false }
+        let probe = Array("abcdefghijklmnopq".utf8)
+        return probe.withUnsafeBufferPointer { bytes in
+            (0...capacity).allSatisfy { n in
+                let made = words(bytes.baseAddress!, count: n)
+                let library = unsafeBitCast(String(decoding: bytes.prefix(n), as: UTF8.self), to: (UInt64, UInt64).self)
+                return made == library
+            }
+        }
+    }()
+}
