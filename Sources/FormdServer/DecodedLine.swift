@@ -11,9 +11,9 @@ public enum DecodedLine: Sendable {
     case tooLong(id: RequestID)
     /// Not JSON, or nested deeper than `maxDepth`: answered with `error`.
     case unreadable(id: RequestID, ProtocolError)
-    /// Boxed: a decoded line is handed between threads and read out of its block, and
-    /// a box copies as one reference where an envelope copies member by member.
-    case request(DecodedRequest)
+    /// Held in place, not boxed: a burst's lines are read where they lie in their block
+    /// and die with it on the serving thread, so no line costs an allocation of its own.
+    case request(Envelope)
     /// A batch; never empty (an empty one is `unreadable`).
     case batch([Envelope])
 
@@ -33,7 +33,7 @@ public enum DecodedLine: Sendable {
         // keystroke in the clients' compact spelling needs not even a parser.
         if let envelope = Envelope(compactKeystroke: bytes, maxDepth: limits.maxDepth)
             ?? Envelope(plainRequest: bytes, maxDepth: limits.maxDepth) {
-            self = .request(DecodedRequest(envelope))
+            self = .request(envelope)
             return
         }
         let value: JSONValue
@@ -48,7 +48,7 @@ public enum DecodedLine: Sendable {
             return
         }
         guard case .array(let items) = value else {
-            self = .request(DecodedRequest(Envelope(value)))
+            self = .request(Envelope(value))
             return
         }
         if items.isEmpty {
@@ -79,9 +79,18 @@ extension LineReader.Item {
     }
 }
 
-/// One request of a `DecodedLine`, in a box of its own: the line handler reads the
-/// envelope in place, where an `indirect` case's payload is copied out member by member.
-public final class DecodedRequest: Sendable {
-    public let envelope: Envelope
-    init(_ envelope: Envelope) { self.envelope = envelope }
+extension Array where Element == DecodedLine {
+    /// Hands the lines in order to `body`, each moved out of its slot (`.blank` is left in
+    /// its place), until `body` returns false; returns whether it never did.
+    mutating func takeEach(_ body: (consuming DecodedLine) -> Bool) -> Bool {
+        withUnsafeMutableBufferPointer { lines in
+            for i in lines.indices {
+                let slot = lines.baseAddress! + i
+                let line = slot.move()
+                slot.initialize(to: .blank)
+                if !body(line) { return false }
+            }
+            return true
+        }
+    }
 }

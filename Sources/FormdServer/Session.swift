@@ -50,7 +50,7 @@ public struct Session: Sendable {
     }
 
     /// Handles one line already decoded (`DecodedLine`, under this session's limits).
-    public mutating func handle(_ line: borrowing DecodedLine, into w: inout JSONWriter) {
+    public mutating func handle(_ line: consuming DecodedLine, into w: inout JSONWriter) {
         var peers = NoPeers()
         daemon.handle(line, client: &client, into: &w, peers: &peers)
     }
@@ -147,19 +147,20 @@ public struct Daemon: Sendable {
     }
 
     /// Handles one line already decoded (`DecodedLine`, under this daemon's limits), as
-    /// `handleLine` would the line itself.
-    public mutating func handle<Peers: EventPeers>(_ line: borrowing DecodedLine, client: inout ClientState,
+    /// `handleLine` would the line itself. The line is consumed: its request is handled
+    /// where it lies, where binding it from a borrowed line would copy it whole first.
+    public mutating func handle<Peers: EventPeers>(_ line: consuming DecodedLine, client: inout ClientState,
                                                     into w: inout JSONWriter, peers: inout Peers) {
         client.lineNumber += 1
-        switch line {
+        switch consume line {
         case .blank:
             return
         case .tooLong(let id):
             refuseLongLine(id: id, client: client, into: &w)
         case .unreadable(let id, let error):
             writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
-        case .request(let request):
-            if handle(request.envelope, client: &client, into: &w, peers: &peers) != nil { w.writeRaw("\n") }
+        case .request(let envelope):
+            if handle(envelope, client: &client, into: &w, peers: &peers) != nil { w.writeRaw("\n") }
         case .batch(let batch):
             // Events go out at once; each response is moved from the end of the output into
             // `response`, which becomes the batch's array.

@@ -88,12 +88,14 @@ public struct StdioServer {
             burst.finish()
             if burst.outputClosed { output.markClosed() }
         }
-        while let block = burst.blocks.take() {
+        while var block = burst.blocks.take() {
             // The reading thread reports a signal only after the blocks queued before it.
             if Signals.terminationRequested { return false }
             // Once a line stops the conversation, the remaining ones are left unapplied.
-            for line in block.lines where !handle(line) { return false }
-            burst.recycle(block.lines)
+            // Each line is taken out of its block, not copied (a copy is a second request
+            // to destroy), and dies here, where it was just read: not on the reading thread,
+            // the busier one in a burst, which would have to fetch it back first.
+            if !block.lines.takeEach({ handle($0) }) { return false }
             switch block.end {
             case .outputGone?:
                 output.markClosed()
@@ -136,7 +138,7 @@ public struct StdioServer {
     /// Handles one line, flushing once a threshold's worth of output waits. False when no
     /// further line may be applied: after `shutdown`, or once the output is gone or the
     /// server halted.
-    private mutating func handle(_ line: DecodedLine) -> Bool {
+    private mutating func handle(_ line: consuming DecodedLine) -> Bool {
         session.handle(line, into: &output.writer)
         if output.pendingBytes >= flushThreshold || session.heldCount >= heldThreshold { flush() }
         return !session.isShutDown && !output.isClosed && !halted && !(burst?.outputClosed ?? false)
