@@ -8,7 +8,7 @@ public struct Form: Equatable, Sendable {
     /// Number of the last event emitted; +1 per event, never reset.
     public internal(set) var seq = 0
     public internal(set) var fields: [Field] = []
-    private var indexByID: [String: Int] = [:]
+    private var indexByID = FieldIndex()
     /// Index of the first responder.
     public internal(set) var responder: Int? = nil
     /// Index of the one field whose `become` demand is pending, if any.
@@ -61,7 +61,7 @@ public struct Form: Equatable, Sendable {
     }
 
     /// Replaces every field; responder and demands are cleared.
-    mutating func replaceFields(_ newFields: [Field], index: [String: Int]? = nil) {
+    mutating func replaceFields(_ newFields: [Field], index: FieldIndex? = nil) {
         fields = newFields
         responder = nil
         pendingBecome = nil
@@ -78,7 +78,7 @@ public struct Form: Equatable, Sendable {
     /// Removes field `i`; the caller has already made it resign and dropped its demand.
     mutating func removeField(at i: Int) {
         precondition(responder != i && pendingBecome != i)
-        indexByID[fields[i].id] = nil
+        indexByID.removeValue(forKey: fields[i].id)
         fields.remove(at: i)
         if let r = responder, r > i { responder = r - 1 }
         if let p = pendingBecome, p > i { pendingBecome = p - 1 }
@@ -86,13 +86,13 @@ public struct Form: Equatable, Sendable {
     }
 
     private mutating func rebuildIndex() {
-        indexByID.removeAll(keepingCapacity: true)
+        indexByID.removeAll()
         reindex(from: 0)
     }
 
     /// Only fields at or after `start` moved, so appending a field costs O(1).
     private mutating func reindex(from start: Int) {
-        for i in start..<fields.count { indexByID[fields[i].id] = i }
+        for i in start..<fields.count { indexByID.updateValue(i, forKey: fields[i].id) }
     }
 
     public func snapshot(includeSecrets: Bool) -> FormSnapshot {

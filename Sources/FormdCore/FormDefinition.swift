@@ -13,7 +13,7 @@ extension Form {
                          spec: (Int) throws(FormError) -> FieldSpec) throws(FormError) {
         let library = PresetLibrary.builtIn.adding(custom)
         try limits.checkFields(count, form: name)
-        var index: [String: Int] = [:]
+        var index = FieldIndex()
         index.reserveCapacity(count)
         var newFields: [Field] = []
         newFields.reserveCapacity(count)

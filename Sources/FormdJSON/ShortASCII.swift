@@ -25,6 +25,28 @@ public enum ShortASCII {
         return unsafeBitCast((low, high), to: String.self)
     }
 
+    /// The two words an ASCII string of at most `capacity` bytes is held in inline: the
+    /// same for equal strings however each was made (one built by appending may be held
+    /// out of line; its words are made from its bytes). Nil for any other string, and
+    /// where the layout does not hold. For keying short strings without hashing them.
+    @inlinable
+    public static func words(of s: String) -> (UInt64, UInt64)? {
+        guard layoutHolds else { return nil }
+        let raw = unsafeBitCast(s, to: (UInt64, UInt64).self)
+        // Top nibble 0xE: inline and ASCII; 0xA: inline, not ASCII.
+        switch raw.1 &>> 60 {
+        case 0xE: return raw
+        case 0xA: return nil
+        default: break
+        }
+        let utf8 = s.utf8
+        guard utf8.count <= capacity else { return nil }
+        return utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in
+            guard let base = bytes.baseAddress else { return (0, UInt64(0xE0) &<< 56) }
+            return bytes.allSatisfy({ $0 < 0x80 }) ? words(base, count: bytes.count) : nil
+        } ?? nil
+    }
+
     /// The two words of an inline ASCII string of `count` <= 15 bytes: bytes 0..<8 in the
     /// first (little-endian), bytes 8..<15 in the second, whose top byte is 0xE0 | count.
     @inlinable
