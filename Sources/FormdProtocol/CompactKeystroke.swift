@@ -40,7 +40,7 @@ extension Envelope {
                         guard c.take(UInt8(ascii: "\"")), let i = c.take(oneOf: CompactWords.keys),
                               keys & (1 << i) == 0, let value = c.plainString() else { return nil }
                         keys |= 1 << i
-                        params.set(KeystrokeMethod.Key(rawValue: i)!, c.string(value))
+                        params.set(KeystrokeMethod.Key(rawValue: i)!, value)
                     } while c.take(UInt8(ascii: ","))
                     guard c.take(UInt8(ascii: "}")) else { return nil }
                 }

@@ -1,14 +1,18 @@
+import FormdJSON
+
 /// A keystroke request's params read straight from its bytes, by `Envelope(compactKeystroke:)`:
 /// string values, each key at most once. One slot per key, so reading one is a jump, not a
-/// comparison of strings.
+/// comparison of strings. A slot holds the value's bytes, not a string: only the values the
+/// method reads become strings, and the slots cost nothing to copy or drop. They point into
+/// the request's line, so the params live no longer than its decoding.
 struct ScannedParams: ParamsSource {
     var method: KeystrokeMethod
-    private var form: String? = nil
-    private var field: String? = nil
-    private var text: String? = nil
-    private var direction: String? = nil
-    private var unit: String? = nil
-    private var demand: String? = nil
+    private var form: UnsafeBufferPointer<UInt8>? = nil
+    private var field: UnsafeBufferPointer<UInt8>? = nil
+    private var text: UnsafeBufferPointer<UInt8>? = nil
+    private var direction: UnsafeBufferPointer<UInt8>? = nil
+    private var unit: UnsafeBufferPointer<UInt8>? = nil
+    private var demand: UnsafeBufferPointer<UInt8>? = nil
 
     init(_ method: KeystrokeMethod) { self.method = method }
 
@@ -16,17 +20,20 @@ struct ScannedParams: ParamsSource {
     static func spelling(of key: KeystrokeMethod.Key) -> String { key.name }
 
     func optionalString(_ key: KeystrokeMethod.Key) -> String? {
+        let value: UnsafeBufferPointer<UInt8>?
         switch key {
-        case .form: form
-        case .field: field
-        case .text: text
-        case .direction: direction
-        case .unit: unit
-        case .demand: demand
+        case .form: value = form
+        case .field: value = field
+        case .text: value = text
+        case .direction: value = direction
+        case .unit: value = unit
+        case .demand: value = demand
         }
+        return value.map { ShortASCII.string($0.baseAddress!, count: $0.count) }
     }
 
-    mutating func set(_ key: KeystrokeMethod.Key, _ value: String) {
+    /// Sets `key` to `value`: plain ASCII (a compact request's string), within the line.
+    mutating func set(_ key: KeystrokeMethod.Key, _ value: UnsafeBufferPointer<UInt8>) {
         switch key {
         case .form: form = value
         case .field: field = value
