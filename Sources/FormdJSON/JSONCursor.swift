@@ -73,6 +73,10 @@ public struct JSONCursor {
     /// `s` quoted and escaped; needs `bound(s)` bytes of room.
     @inlinable
     public mutating func string(_ s: String) {
+        // Most strings written are short ASCII ids and texts, held inline (`ShortASCII`):
+        // written straight from their two words. Reaching the bytes of an inline string
+        // the usual way copies them out first.
+        if let words = ShortASCII.words(of: s), quoteInline(words) { return }
         // Native strings (always, on Linux) expose their UTF-8 in place: no copy, no retain.
         if s.utf8.withContiguousStorageIfAvailable({ quote($0) }) == nil {
             var copy = s
@@ -91,6 +95,47 @@ public struct JSONCursor {
     public mutating func verbatim(_ utf8: UnsafeBufferPointer<UInt8>) {
         if let base = utf8.baseAddress { p.initialize(from: base, count: utf8.count) }
         p += utf8.count
+    }
+
+    /// A short ASCII string quoted from its inline words, when it has 3 bytes or more (so
+    /// that `bound` covers storing both words whole) and none that needs escaping; false,
+    /// writing nothing, otherwise.
+    @inlinable
+    mutating func quoteInline(_ words: (UInt64, UInt64)) -> Bool {
+        let count = ShortASCII.count(words)
+        guard count >= 3 else { return false }
+        let lowBytes: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
+        let highBytes: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
+        guard SWAR.escapeMask(words.0) & lowBytes == 0, SWAR.escapeMask(words.1) & highBytes == 0 else { return false }
+        p.initialize(to: UInt8(ascii: "\""))
+        UnsafeMutableRawPointer(p + 1).storeBytes(of: words.0.littleEndian, as: UInt64.self)
+        UnsafeMutableRawPointer(p + 9).storeBytes(of: words.1.littleEndian, as: UInt64.self)
+        p += count &+ 1
+        p.initialize(to: UInt8(ascii: "\""))
+        p += 1
+        return true
+    }
+
+    /// A number literal's text (already valid JSON) verbatim; needs its length and 16
+    /// bytes more of room (a short one is stored as its two inline words).
+    @inlinable
+    public mutating func number(_ literal: String) {
+        if let words = ShortASCII.words(of: literal) {
+            UnsafeMutableRawPointer(p).storeBytes(of: words.0.littleEndian, as: UInt64.self)
+            UnsafeMutableRawPointer(p + 8).storeBytes(of: words.1.littleEndian, as: UInt64.self)
+            p += ShortASCII.count(words)
+        } else {
+            verbatim(literal)
+        }
+    }
+
+    /// A string's UTF-8 verbatim (a number literal's text, already valid JSON).
+    @inlinable
+    public mutating func verbatim(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ verbatim($0) }) == nil {
+            var copy = s
+            copy.withUTF8 { verbatim($0) }
+        }
     }
 
     /// Why scan first, then copy: texts are mostly escape-free. The scan finds the first

@@ -151,13 +151,27 @@ public struct JSONWriter: Sendable {
     /// cursor: one capacity check for everything it writes.
     @inlinable
     public mutating func write(upTo maxCount: Int, _ body: (inout JSONCursor) -> Void) {
-        buffer.append(upTo: maxCount) { start in
-            var cursor = JSONCursor(start)
-            body(&cursor)
-            let written = cursor.p - start
-            precondition(written <= maxCount, "JSONWriter.write(upTo:) wrote past its reservation")
-            return written
-        }
+        var cursor = reserve(maxCount)
+        body(&cursor)
+        commit(cursor, reserved: maxCount)
+    }
+
+    /// `write(upTo:)` without a closure, for a message built from values a closure would
+    /// capture, and so copy: reserves `maxCount` bytes and gives a cursor at the end. Write
+    /// at most that many through it, touch the writer no other way meanwhile, then
+    /// `commit` it with the same count.
+    @inlinable
+    public mutating func reserve(_ maxCount: Int) -> JSONCursor {
+        buffer.reserve(maxCount)
+        return JSONCursor(buffer.storage.base + buffer.count)
+    }
+
+    /// Takes in what was written through a cursor from `reserve(reserved)`.
+    @inlinable
+    public mutating func commit(_ cursor: JSONCursor, reserved: Int) {
+        let written = cursor.p - (buffer.storage.base + buffer.count)
+        precondition(written >= 0 && written <= reserved, "JSONWriter: a cursor wrote past its reservation")
+        buffer.count &+= written
     }
 
     /// Appends a decimal integer without going through `String`.

@@ -8,9 +8,9 @@
 /// bytes in order, the count and an "ASCII, small, immortal" flag nibble in the top byte.
 /// Written directly, that is a dozen instructions.
 ///
-/// The layout is the standard library's, not an API, so it is checked once against the
-/// library's own strings (`layoutHolds`, comparing bits, never using a word it did not
-/// make); where it does not hold, or for a longer string, the library builds the string.
+/// The layout is the standard library's, not an API, so it is checked against string
+/// literals (`layoutHolds`, comparing bits); where it does not hold, or for a longer
+/// string, the library builds the string. A test holds every length to the library's own.
 public enum ShortASCII {
     /// The most bytes a string holds inline.
     public static let capacity = 15
@@ -23,6 +23,12 @@ public enum ShortASCII {
         }
         let (low, high) = words(p, count: count)
         return unsafeBitCast((low, high), to: String.self)
+    }
+
+    /// The byte count of an inline string's words.
+    @inlinable
+    public static func count(_ words: (UInt64, UInt64)) -> Int {
+        Int(truncatingIfNeeded: (words.1 &>> 56) & 0x0F)
     }
 
     /// The two words an ASCII string of at most `capacity` bytes is held in inline: the
@@ -55,18 +61,14 @@ public enum ShortASCII {
         return (low, high | UInt64(0xE0 | count) &<< 56)
     }
 
-    /// Whether `words` gives, bit for bit, what the standard library makes of the same
-    /// bytes, for every length; if not, every string is left to the library.
-    @usableFromInline
-    static let layoutHolds: Bool = {
-        guard MemoryLayout<String>.size == 16 else { return false }
-        let probe = Array("abcdefghijklmnopq".utf8)
-        return probe.withUnsafeBufferPointer { bytes in
-            (0...capacity).allSatisfy { n in
-                let made = words(bytes.baseAddress!, count: n)
-                let library = unsafeBitCast(String(decoding: bytes.prefix(n), as: UTF8.self), to: (UInt64, UInt64).self)
-                return made == library
-            }
-        }
-    }()
+    /// Whether strings are laid out as `words` makes them: checked against two string
+    /// literals, whose words the compiler builds by the standard library's own inlined
+    /// code (a literal is the layout as compiled against; the runtime must read it so).
+    /// The check folds to a constant at compile time, so it costs nothing where used.
+    @inlinable
+    static var layoutHolds: Bool {
+        MemoryLayout<String>.size == 16
+            && unsafeBitCast("abcdefghijklmno", to: (UInt64, UInt64).self) == (0x6867_6665_6463_6261, 0xEF6F_6E6D_6C6B_6A69)
+            && unsafeBitCast("", to: (UInt64, UInt64).self) == (0, 0xE000_0000_0000_0000)
+    }
 }

@@ -1,3 +1,4 @@
+import FormdCore
 import FormdJSON
 
 /// The JSON-RPC envelopes formd writes. Every message carries `"jsonrpc":"2.0"`.
@@ -6,6 +7,24 @@ public enum MessageWriter {
     public static func openResponse(id: RequestID, to w: inout JSONWriter) {
         id.write(after: "{\"jsonrpc\":\"2.0\",\"id\":", to: &w)
         w.writeRaw(",\"result\":")
+    }
+
+    /// A command's whole response; one with a compact result in one reservation.
+    public static func writeResponse(id: RequestID, _ result: CommandResult, to w: inout JSONWriter) {
+        guard let bound = ResultEncoder.compactBound(result) else {
+            openResponse(id: id, to: &w)
+            ResultEncoder.write(result, to: &w)
+            w.writeRaw("}")
+            return
+        }
+        let reserved = 33 + id.bound + bound  // the 33 constant bytes written below
+        var c = w.reserve(reserved)
+        c.raw("{\"jsonrpc\":\"2.0\",\"id\":")
+        id.write(&c)
+        c.raw(",\"result\":")
+        ResultEncoder.writeCompact(result, &c)
+        c.raw("}")
+        w.commit(c, reserved: reserved)
     }
 
     public static func writeError(id: RequestID, _ error: ProtocolError, to w: inout JSONWriter) {

@@ -16,6 +16,24 @@ public enum RequestID: Equatable, Sendable {
         }
     }
 
+    /// The most bytes the id takes written.
+    var bound: Int {
+        switch self {
+        case .number(let n): n.literal.utf8.count + 16
+        case .string(let s): JSONCursor.bound(s)
+        case .null: 4
+        }
+    }
+
+    /// Writes the id through a cursor with `bound` bytes of room.
+    func write(_ c: inout JSONCursor) {
+        switch self {
+        case .number(let n): c.number(n.literal)
+        case .string(let s): c.string(s)
+        case .null: c.raw("null")
+        }
+    }
+
     /// Writes `prefix` (the message's opening, up to `"id":`) and the id, in one append.
     func write(after prefix: StaticString, to w: inout JSONWriter) {
         switch self {

@@ -2,28 +2,21 @@ import FormdCore
 import FormdJSON
 
 /// Writes a command's result object.
+///
+/// The results of keystrokes and focus moves are of a small, bounded size (`compactBound`):
+/// they are written through a `JSONCursor` with one reservation, and a response holding one
+/// is written whole with one (`MessageWriter.writeResponse`). The others go member by member.
 public enum ResultEncoder {
     public static func write(_ result: CommandResult, to w: inout JSONWriter) {
+        if let bound = compactBound(result) {
+            var c = w.reserve(bound)
+            writeCompact(result, &c)
+            w.commit(c, reserved: bound)
+            return
+        }
         switch result {
-        case .done:
-            w.writeRaw("{}")
-        case .edit(let applied, let reason):
-            w.writeRaw(applied ? "{\"applied\":true" : "{\"applied\":false")
-            if let reason { w.writeString(reason.rawValue, after: ",\"reason\":") }
-            w.closeObject()
-        case .returnPressed(let action):
-            w.writeString(action.rawValue, after: "{\"action\":")
-            w.closeObject()
-        case .demand(let outcome):
-            w.writeString(outcome.rawValue, after: "{\"outcome\":")
-            w.closeObject()
-        case .focus(let responder, let moved):
-            w.key("firstResponder", first: true); w.writeOptionalString(responder)
-            w.key("moved"); w.writeBool(moved)
-            w.closeObject()
-        case .selection(let r):
-            FieldEncoder.writeRange(r, opening: "{\"selection\":{\"start\":", to: &w)
-            w.closeObject()
+        case .done, .edit, .returnPressed, .demand, .focus, .selection:
+            preconditionFailure("a compact result is written above")
         case .editAction(let performed, let text, let reason):
             w.key("performed", first: true); w.writeBool(performed)
             if let text { w.key("text"); w.writeString(text) }
@@ -44,6 +37,51 @@ public enum ResultEncoder {
             w.key("withheld"); w.writeStrings(withheld)
             w.key("errors"); FieldEncoder.writeErrors(errors, to: &w)
             w.closeObject()
+        }
+    }
+
+    /// The most bytes a compact result takes, or nil for a result that is not compact.
+    public static func compactBound(_ result: CommandResult) -> Int? {
+        switch result {
+        case .done: 2
+        case .edit(_, let reason): 32 + JSONCursor.bound(reason?.rawValue ?? "")
+        case .returnPressed(let action): 16 + JSONCursor.bound(action.rawValue)
+        case .demand(let outcome): 16 + JSONCursor.bound(outcome.rawValue)
+        case .focus(let responder, _): 48 + JSONCursor.bound(responder ?? "")
+        case .selection: 64 + 2 * JSONCursor.intBound
+        case .editAction, .state, .validation, .submission: nil
+        }
+    }
+
+    /// A compact result (`compactBound` bytes at most).
+    public static func writeCompact(_ result: CommandResult, _ c: inout JSONCursor) {
+        switch result {
+        case .done:
+            c.raw("{}")
+        case .edit(let applied, let reason):
+            c.raw(applied ? "{\"applied\":true" : "{\"applied\":false")
+            if let reason {
+                c.raw(",\"reason\":")
+                c.string(reason.rawValue)
+            }
+            c.raw("}")
+        case .returnPressed(let action):
+            c.raw("{\"action\":")
+            c.string(action.rawValue)
+            c.raw("}")
+        case .demand(let outcome):
+            c.raw("{\"outcome\":")
+            c.string(outcome.rawValue)
+            c.raw("}")
+        case .focus(let responder, let moved):
+            c.raw("{\"firstResponder\":")
+            c.optionalString(responder)
+            c.raw(moved ? ",\"moved\":true}" : ",\"moved\":false}")
+        case .selection(let r):
+            FieldEncoder.range(r, opening: "{\"selection\":{\"start\":", &c)
+            c.raw("}")
+        case .editAction, .state, .validation, .submission:
+            preconditionFailure("not a compact result")
         }
     }
 }

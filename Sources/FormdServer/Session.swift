@@ -201,18 +201,18 @@ public struct Daemon: Sendable {
         }
         guard let id = envelope.id else { return nil }
         let start = w.count
-        MessageWriter.openResponse(id: id, to: &w)
         switch answer {
         case .initialize(let encoding, let sync):
+            MessageWriter.openResponse(id: id, to: &w)
             ServerInfo.writeInitializeResult(positionEncoding: encoding, textSync: sync, to: &w)
+            w.writeRaw("}")
         case .empty:
-            w.writeRaw("{}")
+            MessageWriter.writeResponse(id: id, .done, to: &w)
         case .command(let result):
-            ResultEncoder.write(result, to: &w)
+            MessageWriter.writeResponse(id: id, result, to: &w)
         case .refused:
             preconditionFailure("a refused call is answered with its error above")
         }
-        w.writeRaw("}")
         return start
     }
 
