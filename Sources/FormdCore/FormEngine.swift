@@ -4,7 +4,9 @@
 /// `(state, command) -> (state, result, [event])`. A command that throws has changed
 /// nothing, because every check that can fail runs before the first mutation.
 public struct FormEngine: Equatable, Sendable {
-    public static let defaultForm = "default"
+    /// Computed, not stored: a stored static is reached through a lazy-initialization check
+    /// on every access, and this is read for nearly every command and event.
+    public static var defaultForm: String { "default" }
 
     /// Forms in creation order, found by name through `indexByName`: an array element is
     /// mutated in place, where a dictionary value would be moved out and back per command.

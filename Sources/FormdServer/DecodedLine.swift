@@ -80,15 +80,16 @@ extension LineReader.Item {
 }
 
 extension Array where Element == DecodedLine {
-    /// Hands the lines in order to `body`, each moved out of its slot (`.blank` is left in
-    /// its place), until `body` returns false; returns whether it never did.
-    mutating func takeEach(_ body: (consuming DecodedLine) -> Bool) -> Bool {
+    /// Hands the lines in order to `body` where they lie, each moved out of its slot and
+    /// back, until `body` returns false; returns whether it never did.
+    mutating func forEachInPlace(_ body: (DecodedLine) -> Bool) -> Bool {
         withUnsafeMutableBufferPointer { lines in
             for i in lines.indices {
                 let slot = lines.baseAddress! + i
                 let line = slot.move()
-                slot.initialize(to: .blank)
-                if !body(line) { return false }
+                let goOn = body(line)
+                slot.initialize(to: consume line)
+                if !goOn { return false }
             }
             return true
         }

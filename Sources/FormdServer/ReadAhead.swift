@@ -54,6 +54,8 @@ final class ReadAhead: @unchecked Sendable {
     private let stopRead: Int32
     private let stopWrite: Int32
     private var thread: pthread_t? = nil
+    /// Blocks of lines the serving thread is done with, freed here.
+    private let spent = Mutex<[[DecodedLine]]>([])
     /// Output to write, in order; `.done` follows the last.
     private let jobs = Handoff<OutputJob>(capacity: Int.max)
     private enum OutputJob: Sendable {
@@ -121,6 +123,11 @@ final class ReadAhead: @unchecked Sendable {
         close(stopWrite)
     }
 
+    /// Hands back the lines of a block once they are handled, to be freed on this thread.
+    func recycle(_ lines: [DecodedLine]) {
+        spent.withLock { $0.append(lines) }
+    }
+
     /// Writes the output handed over so far, without waiting for more.
     private func writeHandedOver() {
         while let job = jobs.poll() { perform(job) }
@@ -160,6 +167,9 @@ final class ReadAhead: @unchecked Sendable {
         var lastCount = 0
         while true {
             writeHandedOver()
+            var freed: [[DecodedLine]] = []
+            spent.withLock { swap(&$0, &freed) }
+            freed.removeAll()
             switch InputWait.wait(input: input.reader.fd, output: output, stop: stopRead) {
             case .stop:
                 return
