@@ -12,7 +12,7 @@ public enum DecodedLine: Sendable {
     /// Not JSON, or nested deeper than `maxDepth`: answered with `error`.
     case unreadable(id: RequestID, ProtocolError)
     /// Held in place, not boxed: a burst's lines are read where they lie in their block
-    /// and die with it on the serving thread, so no line costs an allocation of its own.
+    /// and die with it, so no line costs an allocation of its own.
     case request(Envelope)
     /// A batch; never empty (an empty one is `unreadable`).
     case batch([Envelope])
