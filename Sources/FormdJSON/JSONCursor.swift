@@ -14,9 +14,10 @@ public struct JSONCursor {
     @inlinable
     init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
 
-    /// Bytes a quoted `s` can take at most (every byte escaped as `\u00xx`, plus quotes).
+    /// Room a quoted `s` needs: every byte escaped as `\u00xx`, the quotes, and 16 bytes
+    /// more, as a short string is stored whole as its two inline words (`string`).
     @inlinable
-    public static func bound(_ s: String) -> Int { 6 &* s.utf8.count &+ 2 }
+    public static func bound(_ s: String) -> Int { 6 &* s.utf8.count &+ 18 }
 
     /// Bytes a decimal integer takes at most (20 digits of |Int.min| and a sign).
     public static let intBound = 21
@@ -97,13 +98,11 @@ public struct JSONCursor {
         p += utf8.count
     }
 
-    /// A short ASCII string quoted from its inline words, when it has 3 bytes or more (so
-    /// that `bound` covers storing both words whole) and none that needs escaping; false,
-    /// writing nothing, otherwise.
+    /// A short ASCII string quoted from its inline words, when none of its bytes needs
+    /// escaping; false, writing nothing, otherwise. Stores both words whole (`bound`).
     @inlinable
     mutating func quoteInline(_ words: (UInt64, UInt64)) -> Bool {
         let count = ShortASCII.count(words)
-        guard count >= 3 else { return false }
         let lowBytes: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
         let highBytes: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
         guard SWAR.escapeMask(words.0) & lowBytes == 0, SWAR.escapeMask(words.1) & highBytes == 0 else { return false }
