@@ -44,12 +44,7 @@ public struct JSONCursor {
             p.initialize(to: UInt8(ascii: "-"))
             p += 1
         }
-        var count = 1
-        var limit: UInt = 10
-        while count < 20 && magnitude >= limit {
-            count &+= 1
-            limit = limit &* 10
-        }
+        let count = JSONCursor.digitCount(magnitude)
         let pairs = JSONCursor.digitPairs.utf8Start
         var i = count
         while magnitude >= 100 {
@@ -66,6 +61,23 @@ public struct JSONCursor {
             p[0] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
         }
         p += count
+    }
+
+    /// Decimal digits of `x`: a few compares for the counts and positions events carry
+    /// (a keystroke's `seq` has seven digits after a million commands), a loop beyond.
+    @inlinable
+    static func digitCount(_ x: UInt) -> Int {
+        if x < 10_000 { return x < 100 ? (x < 10 ? 1 : 2) : (x < 1000 ? 3 : 4) }
+        if x < 100_000_000 {
+            return x < 1_000_000 ? (x < 100_000 ? 5 : 6) : (x < 10_000_000 ? 7 : 8)
+        }
+        var count = 9
+        var limit: UInt = 1_000_000_000
+        while count < 20 && x >= limit {
+            count &+= 1
+            limit = limit &* 10
+        }
+        return count
     }
 
     @usableFromInline
