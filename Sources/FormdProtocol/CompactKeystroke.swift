@@ -19,11 +19,11 @@ extension Envelope {
         var keys: UInt8 = 0
         repeat {
             // Each member's key is matched together with what must follow it.
-            guard c.take(UInt8(ascii: "\"")), let member = c.take(oneOf: CompactWords.members) else { return nil }
+            guard c.take(UInt8(ascii: "\"")), let member = c.takeMember() else { return nil }
             switch member {
-            case 0:
+            case .jsonrpc:
                 break
-            case 1:
+            case .id:
                 if c.take(UInt8(ascii: "\"")) {
                     guard let value = c.plainString() else { return nil }
                     id = .string(c.string(value))
@@ -31,22 +31,22 @@ extension Envelope {
                     guard let literal = c.integer() else { return nil }
                     id = .number(JSONNumber(uncheckedLiteral: c.string(literal)))
                 }
-            case 2:
-                guard let i = c.take(oneOf: CompactWords.methods) else { return nil }
-                method = KeystrokeMethod(rawValue: i)
-            default:
+            case .method:
+                guard let name = c.takeMethod() else { return nil }
+                method = name
+            case .params:
                 if !c.take(UInt8(ascii: "}")) {
                     repeat {
-                        guard c.take(UInt8(ascii: "\"")), let i = c.take(oneOf: CompactWords.keys),
-                              keys & (1 << i) == 0, let value = c.plainString() else { return nil }
-                        keys |= 1 << i
-                        params.set(KeystrokeMethod.Key(rawValue: i)!, value)
+                        guard c.take(UInt8(ascii: "\"")), let key = c.takeKey(),
+                              keys & (1 << key.rawValue) == 0, let value = c.plainString() else { return nil }
+                        keys |= 1 << key.rawValue
+                        params.set(key, value)
                     } while c.take(UInt8(ascii: ","))
                     guard c.take(UInt8(ascii: "}")) else { return nil }
                 }
             }
-            guard members & (1 << member) == 0 else { return nil }
-            members |= 1 << member
+            guard members & (1 << member.rawValue) == 0 else { return nil }
+            members |= 1 << member.rawValue
         } while c.take(UInt8(ascii: ","))
         guard c.take(UInt8(ascii: "}")), c.isAtEnd, let method, keys & ~method.keyMask == 0 else { return nil }
         params.method = method
@@ -55,39 +55,41 @@ extension Envelope {
     }
 }
 
-/// What the compact decoder matches, each with the bytes that must follow it.
-private enum CompactWords {
-    /// The members, by bit in `Envelope(compactKeystroke:)`: jsonrpc (whose one value is
-    /// matched with it), id, method (up to its value's opening quote), params (up to the
-    /// object's opening brace).
-    static let members = ["jsonrpc\":\"2.0\"", "id\":", "method\":\"", "params\":{"].map(CompactLiteral.init)
-    /// The method names in `KeystrokeMethod` order, with their closing quote.
-    static let methods = KeystrokeMethod.names.map { CompactLiteral("\($0)\"") }
-    /// The params keys in `KeystrokeMethod.Key` order, up to their string value's opening quote.
-    static let keys = KeystrokeMethod.Key.spellings.map { CompactLiteral("\($0)\":\"") }
+/// A request's members, each matched with the bytes that must follow its key: jsonrpc
+/// with its one value, id, method up to its value's opening quote, params up to the
+/// object's opening brace.
+private enum CompactMember: Int {
+    case jsonrpc, id, method, params
 }
 
 /// Up to 16 bytes of text as two little-endian words and the masks of the bytes it has,
 /// so a cursor matches it with two loads and compares instead of a call to `memcmp`.
+/// Made from literals where they are known, it folds into constants.
 private struct CompactLiteral {
     let count: Int
     let low: UInt64, high: UInt64
     let lowMask: UInt64, highMask: UInt64
 
-    init(_ text: String) {
-        let bytes = Array(text.utf8)
-        precondition(bytes.count <= 16, "a compact literal has at most 16 bytes")
-        count = bytes.count
-        func word(_ range: Range<Int>) -> (UInt64, UInt64) {
-            var value: UInt64 = 0, mask: UInt64 = 0
-            for i in range where i < bytes.count {
-                value |= UInt64(bytes[i]) << (8 * UInt64(i - range.lowerBound))
-                mask |= 0xFF << (8 * UInt64(i - range.lowerBound))
+    /// `text` then `suffix`, 16 bytes at most in all.
+    @inline(__always)
+    init(_ text: StaticString, _ suffix: StaticString) {
+        let n = text.utf8CodeUnitCount, total = n + suffix.utf8CodeUnitCount
+        var low: UInt64 = 0, high: UInt64 = 0, lowMask: UInt64 = 0, highMask: UInt64 = 0
+        var i = 0
+        while i < total && i < 16 {
+            let byte = UInt64(i < n ? text.utf8Start[i] : suffix.utf8Start[i - n])
+            let shift = UInt64(8 * (i & 7))
+            if i < 8 {
+                low |= byte << shift
+                lowMask |= 0xFF << shift
+            } else {
+                high |= byte << shift
+                highMask |= 0xFF << shift
             }
-            return (value, mask)
+            i += 1
         }
-        (low, lowMask) = word(0..<8)
-        (high, highMask) = word(8..<16)
+        count = total
+        (self.low, self.high, self.lowMask, self.highMask) = (low, high, lowMask, highMask)
     }
 }
 
@@ -110,20 +112,91 @@ private struct CompactCursor {
         return true
     }
 
-    /// Steps over the first of `literals` that comes next and gives its index. The next
-    /// 16 bytes are loaded once as two words (zero past the end of the line), so trying a
-    /// literal is two masked compares.
-    mutating func take(oneOf literals: [CompactLiteral]) -> Int? {
-        let room = end - p
-        let (first, second) = SWAR.loadPadded(p, count: min(room, 16))
-        for i in literals.indices {
-            let literal = literals[i]
-            if (first ^ literal.low) & literal.lowMask == 0, (second ^ literal.high) & literal.highMask == 0, literal.count <= room {
-                p += literal.count
-                return i
-            }
+    /// The member whose key comes next (after its opening quote), stepped over. Each of
+    /// these takes loads the next bytes once and tries only the candidates for the first.
+    mutating func takeMember() -> CompactMember? {
+        let next = Window(p, end)
+        switch next.first {
+        case UInt8(ascii: "j"):
+            // In two: a literal of more than 12 bytes is not folded into constants.
+            guard next.starts(with: CompactLiteral("jsonrpc\"", ":")) else { return nil }
+            p += 9
+            return take(CompactLiteral("\"2.0", "\"")) ? .jsonrpc : nil
+        case UInt8(ascii: "i"): return take(CompactLiteral("id\"", ":"), next) ? .id : nil
+        case UInt8(ascii: "m"): return take(CompactLiteral("method\"", ":\""), next) ? .method : nil
+        case UInt8(ascii: "p"): return take(CompactLiteral("params\"", ":{"), next) ? .params : nil
+        default: return nil
         }
-        return nil
+    }
+
+    /// The method whose name comes next (after its opening quote), stepped over.
+    mutating func takeMethod() -> KeystrokeMethod? {
+        let next = Window(p, end)
+        switch next.first {
+        case UInt8(ascii: "i"): return take(.insertText, next)
+        case UInt8(ascii: "s"): return take(.setText, next)
+        case UInt8(ascii: "d"): return take(.delete, next) ?? take(.demandFocus, next)
+        case UInt8(ascii: "p"): return take(.pressReturn, next)
+        default: return nil
+        }
+    }
+
+    /// The params key that comes next (after its opening quote), stepped over.
+    mutating func takeKey() -> KeystrokeMethod.Key? {
+        let next = Window(p, end)
+        switch next.first {
+        case UInt8(ascii: "f"): return take(.field, next) ?? take(.form, next)
+        case UInt8(ascii: "t"): return take(.text, next)
+        case UInt8(ascii: "d"): return take(.direction, next) ?? take(.demand, next)
+        case UInt8(ascii: "u"): return take(.unit, next)
+        default: return nil
+        }
+    }
+
+    /// Steps over `method`'s name and its closing quote if `next` starts with them.
+    @inline(__always)
+    private mutating func take(_ method: KeystrokeMethod, _ next: Window) -> KeystrokeMethod? {
+        take(CompactLiteral(method.spelling, "\""), next) ? method : nil
+    }
+
+    /// Steps over `key` up to its string value's opening quote if `next` starts with it.
+    @inline(__always)
+    private mutating func take(_ key: KeystrokeMethod.Key, _ next: Window) -> KeystrokeMethod.Key? {
+        take(CompactLiteral(key.spelling, "\":\""), next) ? key : nil
+    }
+
+    /// Steps over `literal` if `next` (the bytes at the cursor) starts with it.
+    @inline(__always)
+    private mutating func take(_ literal: CompactLiteral, _ next: Window) -> Bool {
+        guard next.starts(with: literal) else { return false }
+        p += literal.count
+        return true
+    }
+
+    /// Steps over `literal` if it comes next.
+    @inline(__always)
+    private mutating func take(_ literal: CompactLiteral) -> Bool {
+        take(literal, Window(p, end))
+    }
+
+    /// The next 16 bytes of the line as two words, zero past its end.
+    struct Window {
+        let first: UInt8
+        let low: UInt64, high: UInt64
+        let room: Int
+
+        @inline(__always)
+        init(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) {
+            room = end - p
+            (low, high) = SWAR.loadPadded(p, count: min(room, 16))
+            first = UInt8(truncatingIfNeeded: low)
+        }
+
+        /// Whether these bytes start with `literal`: two masked compares.
+        @inline(__always)
+        func starts(with literal: CompactLiteral) -> Bool {
+            (low ^ literal.low) & literal.lowMask == 0 && (high ^ literal.high) & literal.highMask == 0 && literal.count <= room
+        }
     }
 
     /// A string's bytes up to its closing quote, which is stepped over: nil at a backslash

@@ -12,21 +12,42 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
     public enum Key: Int, CaseIterable, Sendable {
         case form, field, text, direction, unit, demand
 
-        /// The spellings, in case order, for matching a request's bytes against.
-        static let spellings: [StaticString] = ["form", "field", "text", "direction", "unit", "demand"]
+        /// The key as a literal, for matching a request's bytes against: where the key is
+        /// known, it folds into the code comparing them.
+        @inline(__always)
+        var spelling: StaticString {
+            switch self {
+            case .form: "form"
+            case .field: "field"
+            case .text: "text"
+            case .direction: "direction"
+            case .unit: "unit"
+            case .demand: "demand"
+            }
+        }
 
-        var name: String { Key.spellings[rawValue].description }
+        var name: String { spelling.description }
     }
-
-    /// The names, in case order, for matching a request's bytes against.
-    static let names: [StaticString] = ["insertText", "setText", "delete", "pressReturn", "demandFocus"]
 
     init?(name: String) {
         guard let method = KeystrokeMethod.allCases.first(where: { $0.name == name }) else { return nil }
         self = method
     }
 
-    /// The name as a literal, which costs nothing to make or compare.
+    /// The name as a literal, for matching a request's bytes against (see `Key.spelling`).
+    @inline(__always)
+    var spelling: StaticString {
+        switch self {
+        case .insertText: "insertText"
+        case .setText: "setText"
+        case .delete: "delete"
+        case .pressReturn: "pressReturn"
+        case .demandFocus: "demandFocus"
+        }
+    }
+
+    /// The name as a string literal, which costs nothing to make or compare (made from
+    /// `spelling`, it would be built anew for every request).
     var name: String {
         switch self {
         case .insertText: "insertText"
