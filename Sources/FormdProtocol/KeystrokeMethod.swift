@@ -36,25 +36,21 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
 
     /// The name as a literal, for matching a request's bytes against (see `Key.spelling`).
     @inline(__always)
-    var spelling: StaticString {
-        switch self {
-        case .insertText: "insertText"
-        case .setText: "setText"
-        case .delete: "delete"
-        case .pressReturn: "pressReturn"
-        case .demandFocus: "demandFocus"
-        }
-    }
+    var spelling: StaticString { names.spelling }
 
     /// The name as a string literal, which costs nothing to make or compare (made from
     /// `spelling`, it would be built anew for every request).
-    var name: String {
+    var name: String { names.name }
+
+    /// The name both ways, written once.
+    @inline(__always)
+    private var names: (spelling: StaticString, name: String) {
         switch self {
-        case .insertText: "insertText"
-        case .setText: "setText"
-        case .delete: "delete"
-        case .pressReturn: "pressReturn"
-        case .demandFocus: "demandFocus"
+        case .insertText: ("insertText", "insertText")
+        case .setText: ("setText", "setText")
+        case .delete: ("delete", "delete")
+        case .pressReturn: ("pressReturn", "pressReturn")
+        case .demandFocus: ("demandFocus", "demandFocus")
         }
     }
 
