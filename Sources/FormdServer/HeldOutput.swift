@@ -19,6 +19,13 @@ struct HeldOutput: Sendable {
     var records: [EventRecord] = []
     var marks: [Mark] = []
 
+    /// Empties it for another stretch, keeping the room its lists and bytes took.
+    mutating func removeAll() {
+        bytes.removeAll()
+        records.removeAll(keepingCapacity: true)
+        marks.removeAll(keepingCapacity: true)
+    }
+
     /// Appends the output in order to `out`, flushing it whenever `threshold` bytes wait.
     mutating func write(to out: inout OutputChannel, flushingAt threshold: Int) {
         var from = 0, next = 0

@@ -56,6 +56,8 @@ final class ReadAhead: @unchecked Sendable {
     private var thread: pthread_t? = nil
     /// Blocks of lines the serving thread is done with, freed here.
     private let spent = Mutex<[[DecodedLine]]>([])
+    /// The last output written, emptied (`takeSpare`).
+    private let spare = Mutex<HeldOutput?>(nil)
     /// Output to write, in order; `.done` follows the last.
     private let jobs = Handoff<OutputJob>(capacity: Int.max)
     private enum OutputJob: Sendable {
@@ -108,6 +110,14 @@ final class ReadAhead: @unchecked Sendable {
         _ = jobs.put(.held(held))
     }
 
+    /// An output written and emptied here, for the serving thread to hold the next in.
+    func takeSpare() -> HeldOutput? {
+        spare.withLock { taken in
+            defer { taken = nil }
+            return taken
+        }
+    }
+
     /// Waits for the thread to end, telling it to stop first if it has not handed over its
     /// last block (it may be waiting for input or for room in the queue); it writes all
     /// the output handed to it first. The input is the caller's again afterwards.
@@ -149,6 +159,8 @@ final class ReadAhead: @unchecked Sendable {
             guard !out.isClosed else { return }
             held.write(to: &out, flushingAt: flushThreshold)
             flushOutput()
+            held.removeAll()
+            spare.withLock { $0 = held }
         case .done:
             sawDone = true
         }
@@ -165,10 +177,17 @@ final class ReadAhead: @unchecked Sendable {
         // Lines in the last block: the next one is sized for as many up front, instead of
         // growing through a dozen copies.
         var lastCount = 0
+        // A handled block's list, emptied, holds the next block's lines: the same memory
+        // block after block, where a fresh list would fault its pages in each time.
+        var reused: [DecodedLine] = []
         while true {
             writeHandedOver()
             var freed: [[DecodedLine]] = []
             spent.withLock { swap(&$0, &freed) }
+            if var list = freed.popLast() {
+                list.removeAll(keepingCapacity: true)
+                reused = list
+            }
             freed.removeAll()
             switch InputWait.wait(input: input.reader.fd, output: output, stop: stopRead) {
             case .stop:
@@ -183,6 +202,7 @@ final class ReadAhead: @unchecked Sendable {
                 break
             }
             var lines: [DecodedLine] = []
+            swap(&lines, &reused)
             lines.reserveCapacity(lastCount)
             let result = input.reader.fill()
             switch result {

@@ -63,8 +63,10 @@ public struct Session: Sendable {
     var heldCount: Int { daemon.heldCount }
 
     /// The output written to `w` and the events held since the last call, in order; `w`
-    /// is left empty.
-    mutating func takeHeld(_ w: inout JSONWriter) -> HeldOutput { daemon.takeHeld(&w) }
+    /// is left empty. `spare`, an emptied `HeldOutput`, lends its room to what is held next.
+    mutating func takeHeld(_ w: inout JSONWriter, reusing spare: HeldOutput?) -> HeldOutput {
+        daemon.takeHeld(&w, reusing: spare)
+    }
 }
 
 /// What belongs to one client rather than to the daemon: its line count, its choices from
@@ -294,15 +296,17 @@ public struct Daemon: Sendable {
 
     var heldCount: Int { events.count }
 
-    mutating func takeHeld(_ w: inout JSONWriter) -> HeldOutput {
-        var held = HeldOutput(bytes: w)
-        w = JSONWriter(reservingCapacity: w.capacity)
-        swap(&held.records, &events)
-        swap(&held.marks, &marks)
-        // Room for as many as the lists ever took: growing one mid-burst copies it whole.
-        events.reserveCapacity(held.records.capacity)
-        marks.reserveCapacity(held.marks.capacity)
-        return held
+    mutating func takeHeld(_ w: inout JSONWriter, reusing spare: consuming HeldOutput?) -> HeldOutput {
+        // The next stretch goes where the spare's was: fresh memory each time would cost
+        // the serving thread a page fault every few kilobytes. Without one, it gets room
+        // for as much as this stretch took (growing mid-burst copies a list whole).
+        var next = spare ?? HeldOutput(bytes: JSONWriter(reservingCapacity: w.capacity))
+        if next.records.capacity < events.capacity { next.records.reserveCapacity(events.capacity) }
+        if next.marks.capacity < marks.capacity { next.marks.reserveCapacity(marks.capacity) }
+        swap(&next.bytes, &w)
+        swap(&next.records, &events)
+        swap(&next.marks, &marks)
+        return next
     }
 
     /// Holds the events of the command just carried out (`events[start...]`) that `client`

@@ -120,7 +120,7 @@ public struct StdioServer {
             return
         }
         if let burst {
-            if output.pendingBytes > 0 || session.heldCount > 0 { burst.handOver(session.takeHeld(&output.writer)) }
+            if output.pendingBytes > 0 || session.heldCount > 0 { burst.handOver(session.takeHeld(&output.writer, reusing: burst.takeSpare())) }
         } else {
             output.flush()
         }
