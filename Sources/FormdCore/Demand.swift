@@ -9,6 +9,6 @@ public enum Demand: String, Sendable, CaseIterable {
 
 /// How a demand was resolved. `pending` means it is kept in the field's state and retried
 /// after every later change to the form.
-public enum DemandOutcome: String, Sendable {
+public enum DemandOutcome: String, CaseIterable, Sendable {
     case fulfilled, refused, pending
 }

@@ -1,5 +1,5 @@
 /// Why an edit or an edit action was refused. The text is left as it was.
-public enum RejectReason: String, Sendable {
+public enum RejectReason: String, CaseIterable, Sendable {
     /// The field is disabled: it takes no user edits.
     case disabled
     /// The new text would be longer than the field's `maxLength`.

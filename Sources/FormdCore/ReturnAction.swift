@@ -11,6 +11,6 @@ public enum ReturnAction: String, Sendable, CaseIterable {
 /// What a press of Return actually did, as reported in `returnPressed` and its result.
 /// `ignored` is the case where the press had no effect at all (for example
 /// `enablesReturnKeyAutomatically` on an empty field): no `returnPressed` is emitted.
-public enum ReturnOutcome: String, Sendable {
+public enum ReturnOutcome: String, CaseIterable, Sendable {
     case next, resign, submit, none, ignored
 }

@@ -69,7 +69,8 @@ public enum EventEncoder {
             w.write(upTo: fixed + JSONCursor.bound(id)) { c in
                 open(record, &c)
                 c.raw(",\"field\":"); c.string(id)
-                c.raw(isFirst ? ",\"isFirstResponder\":true}}" : ",\"isFirstResponder\":false}}")
+                // Each branch a constant: a literal chosen at run time is copied by a call.
+                if isFirst { c.raw(",\"isFirstResponder\":true}}") } else { c.raw(",\"isFirstResponder\":false}}") }
             }
         case .focusChanged(let from, let to):
             w.write(upTo: fixed + JSONCursor.bound(from ?? "") + JSONCursor.bound(to ?? "")) { c in
@@ -130,7 +131,9 @@ public enum EventEncoder {
         }
     }
 
-    /// `{"jsonrpc":"2.0","method":NAME,"params":{"form":FORM,"seq":SEQ`.
+    /// `{"jsonrpc":"2.0","method":NAME,"params":{"form":FORM,"seq":SEQ`. Inlined into each
+    /// case, where the event's name is known and folds into constant stores.
+    @inline(__always)
     private static func open(_ record: EventRecord, _ c: inout JSONCursor) {
         c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"")
         c.raw(name(of: record.event))
