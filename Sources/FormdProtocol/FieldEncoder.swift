@@ -103,7 +103,8 @@ enum FieldEncoder {
         c.int(r.start)
         c.raw(",\"end\":")
         c.int(r.end)
-        c.raw(r.backward ? ",\"backward\":true}" : "}")
+        // Each branch a constant: a literal chosen at run time is copied by a call.
+        if r.backward { c.raw(",\"backward\":true}") } else { c.raw("}") }
     }
 
     /// One bullet per character: what a masked field shows.
