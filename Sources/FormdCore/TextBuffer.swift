@@ -1,3 +1,5 @@
+import FormdJSON
+
 /// A field's text with its selection, kept so that typing costs the same at the end of a
 /// long text as of a short one.
 ///
@@ -36,6 +38,7 @@ public struct TextBuffer: Equatable, Sendable {
 
     /// Replaces `lo..<hi` with `s` and puts the caret after it.
     public mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange {
+        if let change = replaceInline(lo, hi, with: s) { return change }
         if let change = replaceOneByteCharacters(lo, hi, with: s) { return change }
         return replaceWalkingClusters(lo, hi, with: s)
     }
@@ -84,6 +87,74 @@ public struct TextBuffer: Equatable, Sendable {
         head = c
         return CharacterChange.trimmed(old: oldWindow, oldCount: oldWindowChars, new: text[windowStart..<i],
                                        newCount: newWindowChars, startOffset: ctxStart.offset, startUTF8: ctxStartUTF8)
+    }
+
+    /// The edit of a short field, and the commonest of all: a text and an insertion of
+    /// plain ASCII without CR or LF (so every byte is a character of its own), 15 bytes or
+    /// fewer after the edit. Swift holds such strings inline in two words (`ShortASCII`):
+    /// the edit is a splice of those words in registers, and the change is trimmed as on
+    /// `replaceOneByteCharacters`, which gives the same for these edits, a byte at a time.
+    private mutating func replaceInline(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
+        guard let t = ShortASCII.words(of: text), let n = ShortASCII.words(of: s) else { return nil }
+        let oldBytes = ShortASCII.count(t), insertedBytes = ShortASCII.count(n)
+        // Every character is a byte: offsets count bytes too.
+        let loUTF8 = lo.offset, hiUTF8 = hi.offset
+        let newBytes = oldBytes - (hiUTF8 - loUTF8) + insertedBytes
+        guard newBytes <= ShortASCII.capacity, !TextBuffer.hasLineBreak(t), !TextBuffer.hasLineBreak(n) else { return nil }
+        let old = TextBuffer.bytes(t), inserted = TextBuffer.bytes(n)
+        let new = TextBuffer.prefix(old, loUTF8) | inserted << (8 * loUTF8) | (old >> (8 * hiUTF8)) << (8 * (loUTF8 + insertedBytes))
+        // The windows (the edit and a neighbour each side), trimmed of what they share.
+        let before = loUTF8 > 0 ? 1 : 0, after = hiUTF8 < oldBytes ? 1 : 0
+        let start = loUTF8 - before
+        let oldCount = before + hiUTF8 - loUTF8 + after, newCount = before + insertedBytes + after
+        let oldWindow = old >> (8 * start), newWindow = new >> (8 * start)
+        var p = 0
+        while p < oldCount && p < newCount && TextBuffer.byte(oldWindow, p) == TextBuffer.byte(newWindow, p) { p += 1 }
+        var q = 0
+        while q < oldCount - p && q < newCount - p
+            && TextBuffer.byte(oldWindow, oldCount - 1 - q) == TextBuffer.byte(newWindow, newCount - 1 - q) { q += 1 }
+        text = TextBuffer.string(new, count: newBytes)
+        length = newBytes
+        let caret = Cursor(index(utf8: loUTF8 + insertedBytes), loUTF8 + insertedBytes)
+        anchor = caret
+        head = caret
+        return CharacterChange(startOffset: start + p, startUTF8: start + p,
+                               removed: TextBuffer.string(TextBuffer.prefix(oldWindow >> (8 * p), oldCount - p - q), count: oldCount - p - q),
+                               removedCount: oldCount - p - q,
+                               inserted: TextBuffer.string(TextBuffer.prefix(newWindow >> (8 * p), newCount - p - q), count: newCount - p - q),
+                               insertedCount: newCount - p - q,
+                               windowRemoved: oldCount, windowInserted: newCount)
+    }
+
+    /// An inline string's bytes as one number, byte 0 lowest, without its count and flags.
+    private static func bytes(_ words: (UInt64, UInt64)) -> UInt128 {
+        UInt128(words.1 & 0x00FF_FFFF_FFFF_FFFF) << 64 | UInt128(words.0)
+    }
+
+    /// The first `count` (<= 16) bytes of `v`.
+    private static func prefix(_ v: UInt128, _ count: Int) -> UInt128 {
+        count >= 16 ? v : v & ((1 << (8 * count)) - 1)
+    }
+
+    private static func byte(_ v: UInt128, _ i: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: v >> (8 * i))
+    }
+
+    /// The `count` bytes of `v` (zero above them) as a string.
+    private static func string(_ v: UInt128, count: Int) -> String {
+        ShortASCII.string(low: UInt64(truncatingIfNeeded: v), high: UInt64(truncatingIfNeeded: v >> 64), count: count)
+    }
+
+    /// Whether an inline string's bytes hold a CR or an LF (CR LF is one character).
+    private static func hasLineBreak(_ words: (UInt64, UInt64)) -> Bool {
+        let count = ShortASCII.count(words)
+        let lowBytes: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
+        let highBytes: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
+        func breaks(_ x: UInt64) -> UInt64 {
+            let cr = x ^ 0x0D0D_0D0D_0D0D_0D0D, lf = x ^ 0x0A0A_0A0A_0A0A_0A0A
+            return ((cr &- 0x0101_0101_0101_0101) & ~cr | (lf &- 0x0101_0101_0101_0101) & ~lf) & 0x8080_8080_8080_8080
+        }
+        return breaks(words.0) & lowBytes != 0 || breaks(words.1) & highBytes != 0
     }
 
     /// The common edit, plain ASCII typed or deleted between plain ASCII neighbours: there

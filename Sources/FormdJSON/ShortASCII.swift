@@ -25,6 +25,17 @@ public enum ShortASCII {
         return unsafeBitCast((low, high), to: String.self)
     }
 
+    /// The string of `count` <= `capacity` ASCII bytes held in `low` and `high` (the bytes
+    /// in order, zero beyond `count`), as `words` lays them out.
+    @inlinable
+    public static func string(low: UInt64, high: UInt64, count: Int) -> String {
+        guard layoutHolds else {
+            var words = (low, high)
+            return withUnsafeBytes(of: &words) { String(decoding: $0.prefix(count), as: UTF8.self) }
+        }
+        return unsafeBitCast((low, high | UInt64(0xE0 | count) &<< 56), to: String.self)
+    }
+
     /// The byte count of an inline string's words.
     @inlinable
     public static func count(_ words: (UInt64, UInt64)) -> Int {
