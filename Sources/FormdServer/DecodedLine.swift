@@ -11,8 +11,8 @@ public enum DecodedLine: Sendable {
     case tooLong(id: RequestID)
     /// Not JSON, or nested deeper than `maxDepth`: answered with `error`.
     case unreadable(id: RequestID, ProtocolError)
-    /// Held in place, not boxed: a burst's lines are read where they lie in their block
-    /// and die with it, so no line costs an allocation of its own.
+    /// Held in place, not boxed: a burst's lines are taken out of their block one by one,
+    /// so no line costs an allocation of its own.
     case request(Envelope)
     /// A batch; never empty (an empty one is `unreadable`).
     case batch([Envelope])
@@ -80,16 +80,15 @@ extension LineReader.Item {
 }
 
 extension Array where Element == DecodedLine {
-    /// Hands the lines in order to `body` where they lie, each moved out of its slot and
-    /// back, until `body` returns false; returns whether it never did.
-    mutating func forEachInPlace(_ body: (DecodedLine) -> Bool) -> Bool {
+    /// Hands the lines in order to `body`, each moved out of its slot (`.blank` is left in
+    /// its place), until `body` returns false; returns whether it never did.
+    mutating func takeEach(_ body: (consuming DecodedLine) -> Bool) -> Bool {
         withUnsafeMutableBufferPointer { lines in
             for i in lines.indices {
                 let slot = lines.baseAddress! + i
                 let line = slot.move()
-                let goOn = body(line)
-                slot.initialize(to: consume line)
-                if !goOn { return false }
+                slot.initialize(to: .blank)
+                if !body(line) { return false }
             }
             return true
         }

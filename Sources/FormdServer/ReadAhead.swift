@@ -54,7 +54,7 @@ final class ReadAhead: @unchecked Sendable {
     private let stopRead: Int32
     private let stopWrite: Int32
     private var thread: pthread_t? = nil
-    /// Blocks of lines the serving thread is done with, freed here.
+    /// Blocks the serving thread has taken the lines out of, to hold later blocks' lines.
     private let spent = Mutex<[[DecodedLine]]>([])
     /// The last output written, emptied (`takeSpare`).
     private let spare = Mutex<HeldOutput?>(nil)
@@ -133,7 +133,7 @@ final class ReadAhead: @unchecked Sendable {
         close(stopWrite)
     }
 
-    /// Hands back the lines of a block once they are handled, to be freed on this thread.
+    /// Hands back a block once its lines are taken, to hold a later block's lines.
     func recycle(_ lines: [DecodedLine]) {
         spent.withLock { $0.append(lines) }
     }

@@ -50,7 +50,7 @@ public struct Session: Sendable {
     }
 
     /// Handles one line already decoded (`DecodedLine`, under this session's limits).
-    public mutating func handle(_ line: borrowing DecodedLine, into w: inout JSONWriter) {
+    public mutating func handle(_ line: consuming DecodedLine, into w: inout JSONWriter) {
         var peers = NoPeers()
         daemon.handle(line, client: &client, into: &w, peers: &peers)
     }
@@ -149,11 +149,12 @@ public struct Daemon: Sendable {
     }
 
     /// Handles one line already decoded (`DecodedLine`, under this daemon's limits), as
-    /// `handleLine` would the line itself.
-    public mutating func handle<Peers: EventPeers>(_ line: borrowing DecodedLine, client: inout ClientState,
+    /// `handleLine` would the line itself. The line is consumed: its request is handled
+    /// where it lies, where binding it from a borrowed line could copy it whole first.
+    public mutating func handle<Peers: EventPeers>(_ line: consuming DecodedLine, client: inout ClientState,
                                                     into w: inout JSONWriter, peers: inout Peers) {
         client.lineNumber += 1
-        switch line {
+        switch consume line {
         case .blank:
             return
         case .tooLong(let id):

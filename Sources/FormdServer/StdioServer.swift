@@ -92,9 +92,11 @@ public struct StdioServer {
             // The reading thread reports a signal only after the blocks queued before it.
             if Signals.terminationRequested { return false }
             // Once a line stops the conversation, the remaining ones are left unapplied.
-            // Read in place (moved out of the block and back): a line copied out would
-            // copy its request too. The block goes back to the reading thread to be freed.
-            if !block.lines.forEachInPlace({ handle($0) }) { return false }
+            // Each line is taken out of its block, not copied (a copy is a second request
+            // to destroy), and dies here, where it was just read: the reading thread, the
+            // busier one in a burst, would have to fetch it back first. The emptied block
+            // goes back to it to hold the lines of a later one.
+            if !block.lines.takeEach({ handle($0) }) { return false }
             burst.recycle(block.lines)
             switch block.end {
             case .outputGone?:
@@ -138,7 +140,7 @@ public struct StdioServer {
     /// Handles one line, flushing once a threshold's worth of output waits. False when no
     /// further line may be applied: after `shutdown`, or once the output is gone or the
     /// server halted.
-    private mutating func handle(_ line: borrowing DecodedLine) -> Bool {
+    private mutating func handle(_ line: consuming DecodedLine) -> Bool {
         session.handle(line, into: &output.writer)
         if output.pendingBytes >= flushThreshold || session.heldCount >= heldThreshold { flush() }
         return !session.isShutDown && !output.isClosed && !halted && !(burst?.outputClosed ?? false)
