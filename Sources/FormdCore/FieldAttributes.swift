@@ -15,8 +15,8 @@ public struct FieldAttributes: Equatable, Sendable {
         var inputFilter: FieldPattern? = nil {
             didSet { hasInputFilter = inputFilter != nil }
         }
-        /// Whether each is set, readable without copying it: a pattern holds a `Regex`,
-        /// whose copies go through the runtime, and every keystroke asks.
+        /// Whether each is set, readable without copying it (a copy of a pattern retains
+        /// its source and its compiled form), and every keystroke asks.
         private(set) var hasPattern = false
         private(set) var hasInputFilter = false
         var supportedEditActions = EditAction.allCases
