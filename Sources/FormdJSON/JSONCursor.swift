@@ -26,8 +26,28 @@ public struct JSONCursor {
     @inlinable
     public mutating func raw(_ text: StaticString) {
         let n = text.utf8CodeUnitCount
-        p.initialize(from: text.utf8Start, count: n)
+        JSONCursor.copy(text.utf8Start, to: p, count: n)
         p += n
+    }
+
+    /// Copies `n` bytes. A literal chosen at run time (an event's name) is short: 4 to 16
+    /// bytes are copied as two overlapping words, each read and written within the `n`
+    /// bytes, where a call to `memcpy` costs more than the copy.
+    @inlinable
+    static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
+        if n >= 8 && n <= 16 {
+            let head = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+            let tail = UnsafeRawPointer(source + (n &- 8)).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(target).storeBytes(of: head, as: UInt64.self)
+            UnsafeMutableRawPointer(target + (n &- 8)).storeBytes(of: tail, as: UInt64.self)
+        } else if n >= 4 && n < 8 {
+            let head = UnsafeRawPointer(source).loadUnaligned(as: UInt32.self)
+            let tail = UnsafeRawPointer(source + (n &- 4)).loadUnaligned(as: UInt32.self)
+            UnsafeMutableRawPointer(target).storeBytes(of: head, as: UInt32.self)
+            UnsafeMutableRawPointer(target + (n &- 4)).storeBytes(of: tail, as: UInt32.self)
+        } else {
+            target.initialize(from: source, count: n)
+        }
     }
 
     /// `v` in decimal, two digits per division from a table of the pairs 00...99,
