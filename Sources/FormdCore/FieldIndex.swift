@@ -2,13 +2,16 @@ import FormdJSON
 
 /// A form's field ids to their indices, found in O(1) for every command that names a field.
 ///
-/// Why not a `[String: Int]`: a dictionary hashes a string with SipHash, about 250
+/// Why not only a `[String: Int]`: a dictionary hashes a string with SipHash, about 250
 /// instructions a lookup even for "f12", a tenth of what a keystroke costs in all. Field
 /// ids are nearly always short ASCII, which a Swift string holds inline in two words
-/// (`ShortASCII.words(of:)`): those are kept in an open-addressed table of their words,
-/// mixed by two multiplications, and found in a few dozen instructions. Any other id goes
-/// to a dictionary. The mixing is seeded from Swift's per-process hashing seed, so ids
-/// chosen to collide in one process do not in another.
+/// (`ShortASCII.words(of:)`): those are also kept in an open-addressed table of their
+/// words, found in a few dozen instructions. The dictionary still holds every id and
+/// decides every other lookup, a miss in the table included: Swift compares strings by
+/// canonical equivalence, under which a few non-ASCII ids equal ASCII ones (the Kelvin
+/// sign "\u{212A}" is "K"), and those must find the same field as ever. The table's hash
+/// is mixed with Swift's per-process hashing seed, so which ids collide differs from one
+/// process to the next.
 struct FieldIndex: Sendable {
     /// A short id's words and its field's index; `high == 0` marks an empty slot (a short
     /// string's high word always holds its count and flags).
@@ -26,20 +29,50 @@ struct FieldIndex: Sendable {
         return UInt64(bitPattern: Int64(hasher.finalize()))
     }()
 
-    /// A power of two, at least twice the short ids, or empty.
+    /// Every id, as stored: what the index means.
+    private var all: [String: Int] = [:]
+    /// The ids of `all` stored as short ASCII, by their words. A power of two, at least
+    /// twice as many slots as such ids, or empty.
     private var slots: [Slot] = []
     private var shortCount = 0
-    private var others: [String: Int] = [:]
     private let seed = FieldIndex.processSeed
 
-    var count: Int { shortCount + others.count }
+    var count: Int { all.count }
 
     subscript(id: String) -> Int? {
-        guard let key = ShortASCII.words(of: id) else { return others[id] }
-        return index(forKey: key)
+        if let key = ShortASCII.words(of: id), let index = shortIndex(key) { return index }
+        return all[id]
     }
 
-    private func index(forKey key: (UInt64, UInt64)) -> Int? {
+    /// Sets `id`'s index and returns the one it had.
+    @discardableResult
+    mutating func updateValue(_ index: Int, forKey id: String) -> Int? {
+        let old = all.updateValue(index, forKey: id)
+        // The key stored, which may be spelt otherwise than `id` (an equal string).
+        let stored = old == nil ? id : all[all.index(forKey: id)!].key
+        if let key = ShortASCII.words(of: stored) { setShort(key, index) }
+        return old
+    }
+
+    mutating func removeValue(forKey id: String) {
+        guard let i = all.index(forKey: id) else { return }
+        let stored = all.remove(at: i).key
+        if let key = ShortASCII.words(of: stored) { removeShort(key) }
+    }
+
+    mutating func removeAll() {
+        for i in slots.indices { slots[i] = FieldIndex.empty }
+        shortCount = 0
+        all.removeAll(keepingCapacity: true)
+    }
+
+    /// Makes room for `count` ids without growing again.
+    mutating func reserveCapacity(_ count: Int) {
+        all.reserveCapacity(count)
+        if count * 2 > slots.count { grow(toHold: count) }
+    }
+
+    private func shortIndex(_ key: (UInt64, UInt64)) -> Int? {
         guard !slots.isEmpty else { return nil }
         return slots.withUnsafeBufferPointer { table in
             let mask = table.count &- 1
@@ -52,30 +85,22 @@ struct FieldIndex: Sendable {
         }
     }
 
-    /// Sets `id`'s index and returns the one it had.
-    @discardableResult
-    mutating func updateValue(_ index: Int, forKey id: String) -> Int? {
-        guard let key = ShortASCII.words(of: id) else { return others.updateValue(index, forKey: id) }
+    private mutating func setShort(_ key: (UInt64, UInt64), _ index: Int) {
         if (shortCount + 1) * 2 > slots.count { grow(toHold: shortCount + 1) }
         let mask = slots.count - 1
         var i = slot(for: key, mask: mask)
         while slots[i].high != 0 {
             if slots[i].low == key.0 && slots[i].high == key.1 {
-                defer { slots[i].index = index }
-                return slots[i].index
+                slots[i].index = index
+                return
             }
             i = (i + 1) & mask
         }
         slots[i] = Slot(low: key.0, high: key.1, index: index)
         shortCount += 1
-        return nil
     }
 
-    mutating func removeValue(forKey id: String) {
-        guard let key = ShortASCII.words(of: id) else {
-            others[id] = nil
-            return
-        }
+    private mutating func removeShort(_ key: (UInt64, UInt64)) {
         guard !slots.isEmpty else { return }
         let mask = slots.count - 1
         var hole = slot(for: key, mask: mask)
@@ -99,21 +124,14 @@ struct FieldIndex: Sendable {
         shortCount -= 1
     }
 
-    mutating func removeAll() {
-        for i in slots.indices { slots[i] = FieldIndex.empty }
-        shortCount = 0
-        others.removeAll(keepingCapacity: true)
-    }
-
-    /// Makes room for `count` short ids without growing again.
-    mutating func reserveCapacity(_ count: Int) {
-        if count * 2 > slots.count { grow(toHold: count) }
-    }
-
+    /// The home slot of `key`: both words go through a multiply-xorshift finalizer after
+    /// the seed, so every bit of either reaches every bit of the slot by way of the seed.
     private func slot(for key: (UInt64, UInt64), mask: Int) -> Int {
-        var h = (key.0 ^ seed) &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ key.1 ^ (h &>> 32)) &* 0xD6E8_FEB8_6659_FD93
-        return Int(truncatingIfNeeded: h ^ (h &>> 32)) & mask
+        var h = key.0 ^ seed
+        h = (h ^ (h &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
+        h ^= key.1
+        h = (h ^ (h &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
+        return Int(truncatingIfNeeded: h ^ (h &>> 33)) & mask
     }
 
     private mutating func grow(toHold count: Int) {
@@ -131,9 +149,6 @@ struct FieldIndex: Sendable {
 }
 
 extension FieldIndex: Equatable {
-    /// The same ids to the same indices, however the tables are laid out.
-    static func == (a: FieldIndex, b: FieldIndex) -> Bool {
-        a.shortCount == b.shortCount && a.others == b.others
-            && a.slots.allSatisfy { $0.high == 0 || b.index(forKey: ($0.low, $0.high)) == $0.index }
-    }
+    /// The same ids to the same indices (the table only mirrors the dictionary).
+    static func == (a: FieldIndex, b: FieldIndex) -> Bool { a.all == b.all }
 }

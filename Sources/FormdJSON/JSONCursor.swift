@@ -117,7 +117,7 @@ public struct JSONCursor {
         }
     }
 
-    /// `s` quoted, or `null`; needs `bound(s ?? "") + 4` bytes of room at most.
+    /// `s` quoted, or `null`; needs `bound(s ?? "")` bytes of room.
     @inlinable
     public mutating func optionalString(_ s: String?) {
         if let s { string(s) } else { raw("null") }

@@ -75,7 +75,7 @@ public enum ShortASCII {
     /// Whether strings are laid out as `words` makes them: checked against two string
     /// literals, whose words the compiler builds by the standard library's own inlined
     /// code (a literal is the layout as compiled against; the runtime must read it so).
-    /// The check folds to a constant at compile time, so it costs nothing where used.
+    /// In an optimized build the check folds to a constant, so it costs nothing where used.
     @inlinable
     static var layoutHolds: Bool {
         MemoryLayout<String>.size == 16

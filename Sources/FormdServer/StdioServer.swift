@@ -93,9 +93,9 @@ public struct StdioServer {
             if Signals.terminationRequested { return false }
             // Once a line stops the conversation, the remaining ones are left unapplied.
             // Each line is taken out of its block, not copied (a copy is a second request
-            // to destroy), and dies here, where it was just read: the reading thread, the
-            // busier one in a burst, would have to fetch it back first. The emptied block
-            // goes back to it to hold the lines of a later one.
+            // to destroy), and dies here, where it was just read: the reading thread would
+            // have to fetch it back first, and the two threads' work is balanced with it
+            // here. The emptied block goes back to hold the lines of a later one.
             if !block.lines.takeEach({ handle($0) }) { return false }
             burst.recycle(block.lines)
             switch block.end {

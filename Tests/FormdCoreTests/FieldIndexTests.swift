@@ -9,7 +9,7 @@ final class FieldIndexTests: XCTestCase {
     /// Ids that look alike to the table: short ASCII of every length, the same text held
     /// out of line, ids of 15 and 16 bytes, non-ASCII and canonically equal spellings.
     static func id(_ n: Int, _ rng: inout SplitMix64) -> String {
-        switch rng.next(below: 6) {
+        switch rng.next(below: 7) {
         case 0: return "f\(n)"
         case 1:
             // Held out of line: built by appending to a long string, then cut short.
@@ -19,7 +19,9 @@ final class FieldIndexTests: XCTestCase {
         case 2: return String(repeating: "a", count: 15 - min(n % 8, 7)) + "\(n % 10)"
         case 3: return "a-much-longer-field-id-\(n)"
         case 4: return "é\(n)"
-        default: return n % 2 == 0 ? "e\u{301}\(n)" : "\u{E9}\(n)"
+        case 5: return n % 2 == 0 ? "e\u{301}\(n)" : "\u{E9}\(n)"
+        // Equal to the ASCII "K\(n)" that case 0's neighbours may store.
+        default: return n % 2 == 0 ? "\u{212A}\(n % 50)" : "K\(n % 50)"
         }
     }
 
@@ -54,6 +56,22 @@ final class FieldIndexTests: XCTestCase {
         XCTAssertEqual(index[outOfLine], 7)
         index.updateValue(8, forKey: "\u{E9}t\u{E9}")
         XCTAssertEqual(index["e\u{301}te\u{301}"], 8, "canonically equal, as Swift compares strings")
+        // Non-ASCII strings equal to ASCII ones: the Kelvin sign is "K", the Greek question
+        // mark ";". Either spelling finds the field stored under the other, and is the
+        // same id when stored again.
+        index.updateValue(9, forKey: "K")
+        XCTAssertEqual(index["\u{212A}"], 9)
+        XCTAssertEqual(index.updateValue(10, forKey: "\u{212A}"), 9)
+        XCTAssertEqual(index["K"], 10)
+        index.updateValue(11, forKey: "\u{037E}")
+        XCTAssertEqual(index[";"], 11)
+        XCTAssertEqual(index.updateValue(12, forKey: ";"), 11)
+        XCTAssertEqual(index["\u{037E}"], 12)
+        index.removeValue(forKey: "\u{212A}")
+        XCTAssertNil(index["K"])
+        index.removeValue(forKey: ";")
+        XCTAssertNil(index["\u{037E}"])
+        XCTAssertEqual(index.count, 2)
     }
 
     func testEqualityIgnoresTheOrderIdsWentIn() {
