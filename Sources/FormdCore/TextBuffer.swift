@@ -148,13 +148,8 @@ public struct TextBuffer: Equatable, Sendable {
 
     /// Whether an inline string's bytes hold a CR or an LF (CR LF is one character).
     private static func hasLineBreak(_ words: (UInt64, UInt64)) -> Bool {
-        let count = ShortASCII.count(words)
-        let lowBytes: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
-        let highBytes: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
-        func breaks(_ x: UInt64) -> UInt64 {
-            let cr = x ^ 0x0D0D_0D0D_0D0D_0D0D, lf = x ^ 0x0A0A_0A0A_0A0A_0A0A
-            return ((cr &- 0x0101_0101_0101_0101) & ~cr | (lf &- 0x0101_0101_0101_0101) & ~lf) & 0x8080_8080_8080_8080
-        }
+        let (lowBytes, highBytes) = SWAR.masks(ofFirst: ShortASCII.count(words))
+        func breaks(_ x: UInt64) -> UInt64 { SWAR.bytesEqual(x, 0x0D) | SWAR.bytesEqual(x, 0x0A) }
         return breaks(words.0) & lowBytes != 0 || breaks(words.1) & highBytes != 0
     }
 

@@ -135,8 +135,7 @@ public struct JSONCursor {
     @inlinable
     mutating func quoteInline(_ words: (UInt64, UInt64)) -> Bool {
         let count = ShortASCII.count(words)
-        let lowBytes: UInt64 = count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1
-        let highBytes: UInt64 = count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1
+        let (lowBytes, highBytes) = SWAR.masks(ofFirst: count)
         guard SWAR.escapeMask(words.0) & lowBytes == 0, SWAR.escapeMask(words.1) & highBytes == 0 else { return false }
         p.initialize(to: UInt8(ascii: "\""))
         UnsafeMutableRawPointer(p + 1).storeBytes(of: words.0.littleEndian, as: UInt64.self)

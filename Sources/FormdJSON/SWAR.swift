@@ -26,10 +26,24 @@ public enum SWAR {
         (x &- ones &* UInt64(n)) & ~x & highs
     }
 
+    /// High bit set in each byte of `x` equal to `byte` (exact up to the lowest match).
+    @inline(__always) @inlinable
+    public static func bytesEqual(_ x: UInt64, _ byte: UInt8) -> UInt64 {
+        zeroBytes(x ^ (ones &* UInt64(byte)))
+    }
+
+    /// All bits of the first `count` (<= 16) bytes of two words, low word first: the
+    /// bytes of a string that two words hold (`loadPadded`, `ShortASCII`).
+    @inline(__always) @inlinable
+    public static func masks(ofFirst count: Int) -> (UInt64, UInt64) {
+        (count >= 8 ? ~0 : (1 &<< UInt64(8 &* count)) &- 1,
+         count >= 16 ? ~0 : count <= 8 ? 0 : (1 &<< UInt64(8 &* (count &- 8))) &- 1)
+    }
+
     /// Bytes a writer must escape: `"`, `\` and anything below 0x20.
     @inline(__always) @inlinable
     static func escapeMask(_ x: UInt64) -> UInt64 {
-        bytesBelow(x, 0x20) | zeroBytes(x ^ (ones &* 0x22)) | zeroBytes(x ^ (ones &* 0x5C))
+        bytesBelow(x, 0x20) | bytesEqual(x, 0x22) | bytesEqual(x, 0x5C)
     }
 
     /// Bytes the parser's string fast path cannot step over: the escape set plus any
