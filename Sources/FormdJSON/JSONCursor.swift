@@ -17,7 +17,11 @@ public struct JSONCursor {
     /// Room a quoted `s` needs: every byte escaped as `\u00xx`, the quotes, and 16 bytes
     /// more, as a short string is stored whole as its two inline words (`string`).
     @inlinable
-    public static func bound(_ s: String) -> Int { 6 &* s.utf8.count &+ 18 }
+    public static func bound(_ s: String) -> Int { bound(utf8Count: s.utf8.count) }
+
+    /// `bound` of a string of `n` UTF-8 bytes.
+    @inlinable
+    public static func bound(utf8Count n: Int) -> Int { 6 &* n &+ 18 }
 
     /// Bytes a decimal integer takes at most (20 digits of |Int.min| and a sign).
     public static let intBound = 21

@@ -18,11 +18,9 @@ public enum ShortASCII {
     /// `count` bytes at `p`, every one below 0x80 (the caller has checked), as a string.
     @inlinable
     public static func string(_ p: UnsafePointer<UInt8>, count: Int) -> String {
-        guard count <= capacity, layoutHolds else {
-            return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
-        }
-        let (low, high) = words(p, count: count)
-        return unsafeBitCast((low, high), to: String.self)
+        guard count <= capacity else { return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self) }
+        let (low, high) = SWAR.loadPadded(p, count: count)
+        return string(low: low, high: high, count: count)
     }
 
     /// The string of `count` <= `capacity` ASCII bytes held in `low` and `high` (the bytes

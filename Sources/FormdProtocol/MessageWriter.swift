@@ -17,11 +17,12 @@ public enum MessageWriter {
             w.writeRaw("}")
             return
         }
-        let reserved = 33 + id.bound + bound  // the 33 constant bytes written below
+        let opening: StaticString = "{\"jsonrpc\":\"2.0\",\"id\":", middle: StaticString = ",\"result\":"
+        let reserved = opening.utf8CodeUnitCount + id.bound + middle.utf8CodeUnitCount + bound + 1
         var c = w.reserve(reserved)
-        c.raw("{\"jsonrpc\":\"2.0\",\"id\":")
+        c.raw(opening)
         id.write(&c)
-        c.raw(",\"result\":")
+        c.raw(middle)
         ResultEncoder.writeCompact(result, &c)
         c.raw("}")
         w.commit(c, reserved: reserved)

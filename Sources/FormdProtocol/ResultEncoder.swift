@@ -46,7 +46,7 @@ public enum ResultEncoder {
         case .done: 2
         // The words (`RejectReason`, `ReturnOutcome`, `DemandOutcome`) are at most
         // `maxWordBytes` long, which a test holds them to.
-        case .edit, .returnPressed, .demand: 32 + 6 * maxWordBytes + 18
+        case .edit, .returnPressed, .demand: 32 + JSONCursor.bound(utf8Count: maxWordBytes)
         case .focus(let responder, _): 48 + JSONCursor.bound(responder ?? "")
         case .selection: 64 + 2 * JSONCursor.intBound
         case .editAction, .state, .validation, .submission: nil
