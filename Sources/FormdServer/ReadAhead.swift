@@ -133,9 +133,14 @@ final class ReadAhead: @unchecked Sendable {
         close(stopWrite)
     }
 
-    /// Hands back a block once its lines are taken, to hold a later block's lines.
-    func recycle(_ lines: [DecodedLine]) {
-        spent.withLock { $0.append(lines) }
+    /// Takes a block's list once its lines are taken (leaving `lines` empty), to hold a
+    /// later block's lines. Moved, not copied: a list still shared when this thread empties
+    /// it would be reallocated, not reused.
+    func recycle(_ lines: inout [DecodedLine]) {
+        spent.withLock { spent in
+            spent.append([])
+            swap(&spent[spent.count - 1], &lines)
+        }
     }
 
     /// Writes the output handed over so far, without waiting for more.
@@ -160,7 +165,9 @@ final class ReadAhead: @unchecked Sendable {
             held.write(to: &out, flushingAt: flushThreshold)
             flushOutput()
             held.removeAll()
-            spare.withLock { $0 = held }
+            // Moved into the slot, so the serving thread gets the only reference.
+            var emptied: HeldOutput? = consume held
+            spare.withLock { swap(&$0, &emptied) }
         case .done:
             sawDone = true
         }

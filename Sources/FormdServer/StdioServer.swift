@@ -97,7 +97,7 @@ public struct StdioServer {
             // have to fetch it back first, and the two threads' work is balanced with it
             // here. The emptied block goes back to hold the lines of a later one.
             if !block.lines.takeEach({ handle($0) }) { return false }
-            burst.recycle(block.lines)
+            burst.recycle(&block.lines)
             switch block.end {
             case .outputGone?:
                 output.markClosed()
