@@ -7,6 +7,7 @@ enum Posix {
     struct Failure: Error {
         var message: String
         init(_ what: String, _ code: Int32 = errno) { message = "\(what): \(String(cString: strerror(code)))" }
+        init(message: String) { self.message = message }
     }
 
     /// Files are created 0600 and chmod'ed to it: only the owner may read the state.
@@ -31,16 +32,63 @@ enum Posix {
         }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd < 0 { throw Failure("cannot open directory \(path)") }
+        do {
+            try checkPrivateDirectory(fd, path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Refuses a directory another user could write in (they could plant or replace the
+    /// state files) or that belongs to another user; checked on the open descriptor, so
+    /// what is checked is what is used.
+    private static func checkPrivateDirectory(_ fd: Int32, _ path: String) throws(Failure) {
+        var st = stat()
+        if fstat(fd, &st) != 0 { throw Failure("cannot stat directory \(path)") }
+        let mode = st.st_mode & 0o7777
+        if mode & 0o022 != 0 {
+            let who = mode & 0o022 == 0o022 ? "its group and others" : mode & 0o020 != 0 ? "its group" : "others"
+            throw Failure(message: "refusing to keep state in \(path): it is writable by \(who) (mode \(String(mode, radix: 8))), so another user could plant or replace its files; use a directory only you can write to (mode 0700)")
+        }
+        let me = geteuid()
+        if st.st_uid != me {
+            throw Failure(message: "refusing to keep state in \(path): it belongs to uid \(st.st_uid), not to you (uid \(me))")
+        }
+    }
+
+    /// Opens `name` in `dir` without following a symbolic link (nor blocking on a FIFO),
+    /// and checks that it is a regular file owned by this user: a planted link or a file
+    /// someone else made is refused, never read or written through.
+    private static func openOwned(_ dir: Int32, _ name: String, _ flags: Int32, failing message: String) throws(Failure) -> Int32? {
+        let fd = openat(dir, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, fileMode)
+        if fd < 0 {
+            if errno == ENOENT && flags & O_CREAT == 0 { return nil }
+            if errno == ELOOP { throw Failure(message: "\(message): it is a symbolic link, which formd never follows in its state directory") }
+            throw Failure(message)
+        }
+        var st = stat()
+        let problem: String?
+        if fstat(fd, &st) != 0 {
+            problem = "cannot stat it: \(String(cString: strerror(errno)))"
+        } else if st.st_mode & S_IFMT != S_IFREG {
+            problem = "it is not a regular file"
+        } else if st.st_uid != geteuid() {
+            problem = "it belongs to uid \(st.st_uid), not to you (uid \(geteuid()))"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            close(fd)
+            throw Failure(message: "\(message): \(problem)")
+        }
         return fd
     }
 
     /// The whole file, or nil when it does not exist.
     static func readFile(_ dir: Int32, _ name: String) throws(Failure) -> [UInt8]? {
-        let fd = openat(dir, name, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw Failure("cannot open \(name)")
-        }
+        guard let fd = try openOwned(dir, name, O_RDONLY, failing: "cannot read \(name)") else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var st = stat()
@@ -55,20 +103,23 @@ enum Posix {
         }
     }
 
-    /// A new file (truncated if it exists) opened for appending, mode 0600.
+    /// A new file opened for appending, mode 0600: whatever had the name before (a stale
+    /// temporary file, a planted link) is removed, and the file is created exclusively,
+    /// so it is never one that someone else opened or pointed somewhere.
     static func create(_ dir: Int32, _ name: String) throws(Failure) -> Int32 {
-        try openPrivate(dir, name, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, failing: "cannot create \(name)")
+        removeIfPresent(dir, name)
+        return try openPrivate(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, failing: "cannot create \(name)")
     }
 
     /// An existing file opened for appending (and made 0600 if it was not).
     static func openForAppend(_ dir: Int32, _ name: String) throws(Failure) -> Int32 {
-        try openPrivate(dir, name, O_WRONLY | O_APPEND | O_CLOEXEC, failing: "cannot open \(name)")
+        try openPrivate(dir, name, O_WRONLY | O_APPEND, failing: "cannot open \(name)")
     }
 
-    /// Opens `name` in `dir` and makes it 0600 whatever the umask or its old mode was.
+    /// Opens `name` in `dir` as `openOwned` does and makes it 0600 whatever the umask or
+    /// its old mode was.
     private static func openPrivate(_ dir: Int32, _ name: String, _ flags: Int32, failing message: String) throws(Failure) -> Int32 {
-        let fd = openat(dir, name, flags, fileMode)
-        if fd < 0 { throw Failure(message) }
+        guard let fd = try openOwned(dir, name, flags, failing: message) else { throw Failure(message, ENOENT) }
         if fchmod(fd, fileMode) != 0 {
             let code = errno
             close(fd)
@@ -119,16 +170,10 @@ enum Posix {
         _ = unlinkat(dir, name, 0)
     }
 
-    static func exists(_ dir: Int32, _ name: String) -> Bool {
-        var st = stat()
-        return fstatat(dir, name, &st, 0) == 0
-    }
-
     /// An exclusive lock on `name` in `dir`, held until the returned descriptor closes
     /// (also when the process dies); nil when another process holds it.
     static func lock(_ dir: Int32, _ name: String) throws(Failure) -> Int32? {
-        let fd = openat(dir, name, O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
-        if fd < 0 { throw Failure("cannot open \(name)") }
+        guard let fd = try openOwned(dir, name, O_RDWR | O_CREAT, failing: "cannot open \(name)") else { throw Failure("cannot open \(name)", ENOENT) }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let code = errno

@@ -20,7 +20,8 @@ final class SpawnedFormd {
     private(set) var exitStatus: Int32? = nil
     private var pending: [UInt8] = []
 
-    init(_ args: [String]) throws {
+    /// Starts formd with `args`, with `environment` added to the test's own.
+    init(_ args: [String], environment: [String: String] = [:]) throws {
         Glibc.signal(SIGPIPE, SIG_IGN)
         var pipes: [[Int32]] = []
         for _ in 0..<3 {
@@ -38,8 +39,12 @@ final class SpawnedFormd {
         let path = FormdProcess.binary.path
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, path, &actions, nil, argv, environ)
+        let rc = posix_spawn(&child, path, &actions, nil, argv, envp)
         close(pipes[0][0]); close(pipes[1][1]); close(pipes[2][1])
         guard rc == 0 else {
             [pipes[0][1], pipes[1][0], pipes[2][0]].forEach { close($0) }
