@@ -7,11 +7,14 @@ extension Form {
     /// Putting in the very bytes that are there already (inserting nothing at the caret,
     /// pasting a selection over itself, `setText` with the text it has) is no change: no
     /// undo step and no `textChanged`; only the caret goes where the edit would have put
-    /// it, after the range, with `selectionChanged` if it moved.
+    /// it, after the range, with `selectionChanged` if it moved. Except in a masked field,
+    /// where that would tell whether a guess equals the hidden text: there every edit but
+    /// inserting nothing at the caret is one, with its undo step and `textChanged`.
     mutating func applyEdit(_ i: Int, _ lo: Cursor, _ hi: Cursor, _ s: String, kind: EditHistory.Kind?) {
         let b = fields[i].buffer
         // Byte counts first: they differ for nearly every edit, and comparing them is O(1).
-        if b.utf8Offset(hi.index) - b.utf8Offset(lo.index) == s.utf8.count && b.text.utf8[lo.index..<hi.index].elementsEqual(s.utf8) {
+        if b.utf8Offset(hi.index) - b.utf8Offset(lo.index) == s.utf8.count && b.text.utf8[lo.index..<hi.index].elementsEqual(s.utf8)
+            && (s.isEmpty || !fields[i].attributes.masksText) {
             if b.anchor != hi || b.head != hi { setSelection(i, anchor: hi, head: hi) }
             return
         }

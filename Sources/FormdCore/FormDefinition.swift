@@ -64,12 +64,23 @@ extension Form {
         if let configuration { spec.configuration = configuration }
         let new = try old.reconfigured(to: spec, presets: presets)
         if new.initialText != old.initialText { try limits.checkInitialText(of: new) }
+        let keepsText = sameBytes(new.initialText, old.initialText)
+        // Validity against a new pattern would tell what a hidden text (or one in its undo
+        // history) holds.
+        let newRulesForSecret = old.attributes.secure && new.attributes.secure
+            && (new.attributes.pattern != old.attributes.pattern || new.attributes.inputFilter != old.attributes.inputFilter)
+        if newRulesForSecret && keepsText && old.length > 0 {
+            throw .invalidParams("field \(quoted(old.id)): a secure field's pattern and inputFilter can be changed only while it is empty (its validity would tell what the hidden text holds); clear it first, or give a new text in the same configureField")
+        }
         fields[i] = new
+        if newRulesForSecret { fields[i].history.clear() }
 
-        // A new initial text goes in as an edit, so it has an undo step and a precise edit.
+        // A new initial text goes in as an edit, so it has an undo step and a precise edit
+        // (always in a masked field: whether it equals the hidden text is not told).
         var change: CharacterChange? = nil
-        if !sameBytes(new.initialText, old.initialText) && !sameBytes(new.initialText, new.text) {
-            change = fields[i].replace(fields[i].buffer.start, fields[i].buffer.end, with: new.initialText, kind: .other).0
+        if !keepsText && (new.attributes.masksText || !sameBytes(new.initialText, new.text)) {
+            change = fields[i].replace(fields[i].buffer.start, fields[i].buffer.end, with: new.initialText,
+                                       kind: newRulesForSecret ? nil : .other).0
         }
         let now = fields[i]
         var changes = FieldChanges(options: now.attributes.changes(since: old.attributes))
