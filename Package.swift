@@ -19,10 +19,12 @@ let package = Package(
         .target(name: "FormdServer", dependencies: ["FormdJSON", "FormdCore", "FormdProtocol"]),
         // `--state`: the journal and snapshots that keep forms across restarts.
         .target(name: "FormdStore", dependencies: ["FormdJSON", "FormdCore", "FormdProtocol"]),
+        // `formd call` and `formd wait`: a client of a running `formd --listen`, for scripts.
+        .target(name: "FormdClient", dependencies: ["FormdServer", "FormdJSON"]),
         // `formd tui`: a terminal front end that renders the form from protocol events only.
-        .target(name: "FormdTUI", dependencies: ["FormdServer", "FormdProtocol", "FormdJSON"]),
+        .target(name: "FormdTUI", dependencies: ["FormdClient", "FormdServer", "FormdProtocol", "FormdJSON"]),
         // Thin wiring: command line, signals, stdio.
-        .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTUI", "FormdStore"]),
+        .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTUI", "FormdStore", "FormdClient"]),
         // Helpers shared by the test targets (a seeded random generator).
         .target(name: "FormdTestSupport", path: "Tests/FormdTestSupport"),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON", "FormdTestSupport"]),

@@ -23,6 +23,10 @@ enum Invocation {
     case tui([String])
     /// `formd attach PATH`: bridge stdin/stdout to a `--listen` daemon.
     case attach(String)
+    /// `formd call …` / `formd wait …`: one request to, or one event from, a `--listen`
+    /// daemon; they parse their own options.
+    case call([String])
+    case wait([String])
 }
 
 /// A command-line mistake; the message says what to do.
@@ -35,7 +39,9 @@ enum CommandLineOptions {
         formd [--form <file>] [--listen <socket> [--max-client-buffer <n>]]
                      [--state <path> [--fsync always|batch|never] [--persist-secrets]] [limits…]
                formd attach <socket>
-               formd tui <form.json> [--output json|env]
+               formd call [--socket <socket>] [--form <name>] <method> [<params> ...]
+               formd wait [--socket <socket>] [--form <name>] [--field <id>] <event> ...
+               formd tui <form.json> | --socket <socket> [--form <name>]
         """
 
     static var help: String {
@@ -50,8 +56,15 @@ enum CommandLineOptions {
         SUBCOMMANDS:
           attach <socket>         Bridge stdin/stdout to a formd serving --listen <socket>,
                                   so any stdio client can share its forms.
+          call <method> [<params>]
+                                  Send one request to a formd --listen and print its
+                                  result; the exit status says whether it happened
+                                  (see 'formd call --help').
+          wait <event> ...        Wait for an event of a formd --listen and print its
+                                  params (see 'formd wait --help').
           tui <form.json>         Fill in a form in the terminal; prints the values on
-                                  submit (see 'formd tui --help').
+                                  submit. With --socket, a form of a running formd
+                                  --listen (see 'formd tui --help').
 
         OPTIONS:
           --form <file>           Load the default form from a form file
@@ -87,6 +100,8 @@ enum CommandLineOptions {
 
     static func parse(_ args: [String]) throws(UsageError) -> Invocation {
         if args.first == "tui" { return .tui(Array(args.dropFirst())) }
+        if args.first == "call" { return .call(Array(args.dropFirst())) }
+        if args.first == "wait" { return .wait(Array(args.dropFirst())) }
         if args.first == "attach" {
             let rest = args.dropFirst()
             if rest.contains("-h") || rest.contains("--help") { return .help }

@@ -6,6 +6,7 @@ import FormdProtocol
 import FormdServer
 import FormdStore
 import FormdTUI
+import FormdClient
 
 /// The journal sees every change before its response can be written (`--state`).
 extension StateStore: CommandObserver {}
@@ -33,6 +34,10 @@ do {
 switch invocation {
 case .tui(let args):
     exit(TerminalForm.main(args))
+case .call(let args):
+    exit(CallCommand.main(args))
+case .wait(let args):
+    exit(WaitCommand.main(args))
 case .attach(let path):
     let fd: Int32
     do {

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormdJSON
+
+/// `formd call`: one request to a running `formd --listen`, its result on stdout, and an
+/// exit status a script can test.
+public enum CallCommand {
+    public static let usage = "formd call [--socket <path>] [--form <name>] [--timeout <seconds>] <method> [<json-object> | <key>=<string> | <key>:=<json> ...]"
+
+    static let help = """
+    OVERVIEW: Send one request to a running 'formd --listen' and print its result.
+
+    The result is printed as compact JSON on stdout. Events the request causes go to
+    the daemon's other clients as usual; this command does not print them (use
+    'formd wait' to wait for one).
+
+    USAGE: \(usage)
+
+    ARGUMENTS:
+      <method>                A protocol method: setText, insertText, pressReturn,
+                              demandFocus, getState, submit, ... (protocol/README.md).
+      <json-object>           The params as one JSON object: '{"field":"email"}'.
+      <key>=<string>          A string param: text='ada@example.com'.
+      <key>:=<json>           A param of any JSON type: enabled:=false, count:=3,
+                              fields:='[{"id":"a"}]'.
+
+    OPTIONS:
+      --socket <path>         The socket of the daemon (default: $FORMD_SOCKET).
+      --form <name>           The form to act on: adds "form": <name> to the params
+                              (default: the daemon's "default" form).
+      --timeout <seconds>     Give up when no response came within <seconds>
+                              (default: wait as long as it takes).
+      -h, --help              Show this help.
+
+    EXIT STATUS:
+      0  the result, on stdout.
+      1  an error response ('formd: CODE MESSAGE' on stderr), or a result saying the
+         change did not happen, which is printed too: "applied": false (setText,
+         insertText, delete, undo, redo), "outcome": "refused" (demandFocus),
+         "performed": false (editAction), "valid": false (validate, submit).
+      2  a usage error, no daemon at the socket, or the daemon went away or did not
+         answer in time (a message on stderr).
+
+    EXAMPLES:
+      formd --listen "$XDG_RUNTIME_DIR/formd.sock" --form examples/login.json &
+      export FORMD_SOCKET=$XDG_RUNTIME_DIR/formd.sock
+      formd call setText field=email text=ada@example.com     # {"applied":true}
+      formd call demandFocus field=password demand=become     # {"outcome":"fulfilled"}
+      formd call getState | jq .firstResponder
+      if ! formd call validate >/dev/null; then echo "not valid yet"; fi
+    """
+
+    struct Options {
+        var socket: String
+        var method: String
+        var params: JSONObject
+        var timeout: Double?
+    }
+
+    /// Parses the command line; nil when it asks for help.
+    static func parse(_ args: [String]) throws(UsageError) -> Options? {
+        var reader = ArgumentReader(args)
+        var socket: String? = nil, form: String? = nil, timeout: Double? = nil
+        var operands: [String] = []
+        while let item = reader.next() {
+            switch item {
+            case .operand(let v): operands.append(v)
+            case .option("-h"), .option("--help"): return nil
+            case .option("--socket"): socket = try reader.value(for: "--socket")
+            case .option("--form"): form = try reader.value(for: "--form")
+            case .option("--timeout"): timeout = try ClientOptions.seconds(reader.value(for: "--timeout"), flag: "--timeout")
+            case .option(let o): throw ClientOptions.unknown(o)
+            }
+        }
+        guard let method = operands.first else { throw UsageError("missing the method, such as getState or setText") }
+        var params = try ParamsArguments.parse(Array(operands.dropFirst()))
+        if let form {
+            guard params["form"] == nil else { throw UsageError("the form is given twice: by --form and in the params") }
+            params.append("form", .string(form))
+        }
+        return Options(socket: try ClientOptions.socket(socket), method: method, params: params, timeout: timeout)
+    }
+
+    /// Runs `formd call ARGS`; returns the exit status.
+    public static func main(_ args: [String]) -> Int32 {
+        let options: Options
+        do {
+            guard let parsed = try parse(args) else {
+                Console.write(STDOUT_FILENO, Array((help + "\n").utf8))
+                return 0
+            }
+            options = parsed
+        } catch {
+            return Console.usage(error, usage: usage, command: "call")
+        }
+        let deadline = options.timeout.map { MonotonicClock.now() + $0 }
+        let connection: DaemonConnection
+        do {
+            connection = try DaemonConnection(socket: options.socket)
+        } catch {
+            Console.error(error.message)
+            return 2
+        }
+        // The events the request causes are not printed: ask for none, then the request.
+        let lines = DaemonMessage.request(id: nil, method: "unsubscribe", params: JSONObject())
+            + DaemonMessage.request(id: 1, method: options.method, params: options.params)
+        guard connection.send(lines) else {
+            Console.error("the daemon at \(options.socket) closed the connection before the request was sent")
+            return 2
+        }
+        switch Exchange.response(on: connection, until: deadline) {
+        case .result(let result):
+            Console.write(STDOUT_FILENO, DaemonMessage.compactLine(.object(result)))
+            return didNotHappen(method: options.method, result: result) ? 1 : 0
+        case .error(let code, let message):
+            Console.error("\(code) \(message)")
+            return 1
+        case .gone(let why):
+            Console.error(why)
+            return 2
+        case .timedOut:
+            Console.error("no response from the daemon at \(options.socket) within \(Exchange.seconds(options.timeout ?? 0)) s")
+            return 2
+        }
+    }
+
+    /// Whether a result says the change it asked for did not happen.
+    static func didNotHappen(method: String, result: JSONObject) -> Bool {
+        result["applied"] == .bool(false)
+            || result["outcome"] == .string("refused")
+            || result["performed"] == .bool(false)
+            || ((method == "validate" || method == "submit") && result["valid"] == .bool(false))
+    }
+}
+
+/// Reading the answer to a request sent on a connection.
+enum Exchange {
+    enum Answer {
+        case result(JSONObject)
+        case error(code: Int, message: String)
+        /// The daemon closed the connection or said it is going away.
+        case gone(String)
+        case timedOut
+    }
+
+    /// Reads until the response (formd answers this connection's requests in order, and a
+    /// line it could not read at all is answered with id null).
+    static func response(on connection: DaemonConnection, until deadline: Double?) -> Answer {
+        while true {
+            switch connection.readLine(until: deadline) {
+            case .timedOut: return .timedOut
+            case .closed: return .gone("the daemon at \(connection.path) closed the connection before answering")
+            case .line(let line):
+                switch DaemonMessage(line: line) {
+                case .result(_, let result)?: return .result(result)
+                case .error(_, let code, let message)?: return .error(code: code, message: message)
+                case .notification(let method, let params)?:
+                    if let why = goneReason(method, params, path: connection.path) { return .gone(why) }
+                case nil: continue
+                }
+            }
+        }
+    }
+
+    /// What a `shutdown` or `error` notification means for a client waiting on the daemon.
+    static func goneReason(_ method: String, _ params: JSONObject, path: String) -> String? {
+        switch method {
+        case "shutdown":
+            return "the daemon at \(path) is shutting down (\(params["reason"]?.stringValue ?? "request"))"
+        case "error" where params["line"] == nil:
+            // Without `line` it is about the connection (refused, or its output overflowed).
+            let code = params["code"]?.numberValue?.intValue ?? 0
+            return "the daemon at \(path) ends the connection: \(code) \(params["message"]?.stringValue ?? "")"
+        default:
+            return nil
+        }
+    }
+
+    /// Seconds for a message: `5`, `0.5`.
+    static func seconds(_ v: Double) -> String {
+        v == v.rounded() && v < 1e15 ? String(Int(v)) : String(v)
+    }
+}
