@@ -86,8 +86,11 @@ test_login_chain() {
     assert_jq "$events" '[.[-2].method, .[-2].params.textBefore, .[-1].params.display]' '["deletePressed","••","•"]'
     formd_delete >/dev/null
     take_events
-    r=$(formd_delete)
+    local status=0
+    r=$(formd_delete) || status=$?
     assert_eq '{"applied":false,"reason":"empty"}' "$r" "delete on empty"
+    assert_eq 1 "$status" "a refused delete returns 1"
+    assert_eq refused "$(formd_error_code)"
     take_events
     assert_jq "$events" '[.[0].method, .[0].params.textBefore, .[1].method]' '["deletePressed","","changeRejected"]'
     assert_jq "$events" '[.[] | select(.method == "focusChanged") | .params | [.from, .to]]' '[["password","email"]]'
@@ -348,4 +351,123 @@ test_example_script() {
     assert_contains "$out" 'submitted: {"email":"ada@example.com"}'
     assert_contains "$out" "formd exited with status 0"
     assert_not_contains "$out" "correct horse"
+}
+
+test_missing_text_is_a_usage_error() {
+    start_login
+    formd_set_text email ada@example.com >/dev/null
+    local status=0 r
+    r=$(formd_set_text email 2>"$WORK/err") || status=$?
+    assert_eq 2 "$status" "formd_set_text without TEXT"
+    assert_eq "" "$r"
+    assert_eq usage "$(formd_error_code)"
+    assert_contains "$(<"$WORK/err")" 'formd_set_text FIELD TEXT'
+    assert_jq "$(formd_get_state)" '.fields[0].text' '"ada@example.com"'
+    # An empty TEXT given on purpose clears the field.
+    assert_eq '{"applied":true}' "$(formd_set_text email "")"
+    assert_jq "$(formd_get_state)" '.fields[0].text' '""'
+    # The other helpers' missing arguments are usage errors too, not a dead shell.
+    for helper in formd_demand_focus formd_set_enabled formd_wait_event; do
+        status=0
+        "$helper" 2>/dev/null || status=$?
+        assert_eq 2 "$status" "$helper without arguments"
+        assert_eq usage "$FORMD_ERROR_CODE" "$helper"
+    done
+}
+
+test_changes_that_did_not_happen_return_1_refused() {
+    start_login
+    local status r
+    # applied: false
+    status=0
+    formd_call -v r delete '{"field":"email"}' 2>"$WORK/err" || status=$?
+    assert_eq 1 "$status" "delete on empty"
+    assert_eq '{"applied":false,"reason":"empty"}' "$r"
+    assert_eq refused "$FORMD_ERROR_CODE"
+    assert_eq "" "$(<"$WORK/err")" "nothing on stderr: the result says it"
+    # outcome: refused
+    formd_call configureField '{"field":"password","canBecomeFirstResponder":false}' >/dev/null
+    status=0
+    r=$(formd_demand_focus password) || status=$?
+    assert_eq 1 "$status" "a refused demand"
+    assert_eq '{"outcome":"refused"}' "$r"
+    assert_eq refused "$(formd_error_code)"
+    # performed: false (a masked field offers no copy)
+    status=0
+    formd_call -v r editAction '{"field":"password","action":"copy"}' || status=$?
+    assert_eq 1 "$status" "copy from a masked field"
+    assert_eq refused "$FORMD_ERROR_CODE"
+    # valid: false from validate and submit
+    for method in validate submit; do
+        status=0
+        formd_call -v r "$method" || status=$?
+        assert_eq 1 "$status" "$method of an invalid form"
+        assert_contains "$r" '"valid":false'
+        assert_eq refused "$FORMD_ERROR_CODE"
+    done
+    # …and a success clears it.
+    formd_set_text email ada@example.com >/dev/null
+    assert_eq "" "$FORMD_ERROR_CODE"
+    assert_eq "" "$(formd_error_code)"
+}
+
+test_error_code_after_stop_is_closed() {
+    start_login
+    formd_stop
+    local status=0 r
+    formd_call getState 2>/dev/null || status=$?
+    assert_eq 2 "$status"
+    assert_eq closed "$FORMD_ERROR_CODE"
+    assert_eq closed "$(formd_error_code)"
+    # In a command substitution too (the variables are lost there).
+    unset FORMD_ERROR_CODE
+    status=0
+    r=$(formd_get_state 2>/dev/null) || status=$?
+    assert_eq 2 "$status"
+    assert_eq closed "$(formd_error_code)"
+    assert_contains "$(formd_error_message)" formd_start
+}
+
+test_timeout_returns_2() {
+    start_login
+    kill -STOP "$FORMD_PID"
+    local status=0
+    FORMD_TIMEOUT=0.3 formd_call getState 2>/dev/null || status=$?
+    kill -CONT "$FORMD_PID"
+    assert_eq 2 "$status"
+    assert_eq timeout "$FORMD_ERROR_CODE"
+    # The late answer is dropped; the next call gets its own.
+    assert_jq "$(formd_get_state)" '.form' '"default"'
+}
+
+test_bad_params_json_is_a_usage_error() {
+    start_login
+    local status=0
+    formd_call setText $'{"field":"email",\n"text":"a\nb"}' 2>/dev/null || status=$?
+    assert_eq 2 "$status" "a raw line break inside a string is not JSON"
+    assert_eq usage "$FORMD_ERROR_CODE"
+    assert_eq '{"applied":true}' "$(formd_call setText $'{"field":"email",\n"text":"a"}')" "a line break between tokens is"
+}
+
+test_no_process_on_the_call_path() {
+    # A jq (or sed) that is run leaves a mark: the library must not need either.
+    mkdir "$WORK/bin"
+    for tool in jq sed; do
+        printf '#!/bin/sh\necho %s >>"%s"\nexit 1\n' "$tool" "$WORK/ran" >"$WORK/bin/$tool"
+        chmod +x "$WORK/bin/$tool"
+    done
+    PATH=$WORK/bin:$PATH
+    start_login
+    local r
+    formd_call -v r demandFocus "$(formd_params field=email demand=become)"
+    assert_eq '{"outcome":"fulfilled"}' "$r"
+    formd_set_text email 'a "quoted" \ text' >/dev/null
+    formd_delete >/dev/null
+    formd_wait_event textChanged >/dev/null
+    formd_drain_events >/dev/null
+    formd_call setText '{"field":"nope","text":""}' 2>/dev/null || :
+    assert_eq -32001 "$(formd_error_code)"
+    assert_contains "$(formd_error_message)" 'unknown field "nope"'
+    formd_stop
+    [[ ! -e $WORK/ran ]] || fail "ran: $(<"$WORK/ran")"
 }
