@@ -156,24 +156,10 @@ enum Exchange {
                 case .result(_, let result)?: return .result(result)
                 case .error(_, let code, let message)?: return .error(code: code, message: message)
                 case .notification(let method, let params)?:
-                    if let why = goneReason(method, params, path: connection.path) { return .gone(why) }
+                    if let why = DaemonMessage.goneReason(method, params, path: connection.path) { return .gone(why) }
                 case nil: continue
                 }
             }
-        }
-    }
-
-    /// What a `shutdown` or `error` notification means for a client waiting on the daemon.
-    static func goneReason(_ method: String, _ params: JSONObject, path: String) -> String? {
-        switch method {
-        case "shutdown":
-            return "the daemon at \(path) is shutting down (\(params["reason"]?.stringValue ?? "request"))"
-        case "error" where params["line"] == nil:
-            // Without `line` it is about the connection (refused, or its output overflowed).
-            let code = params["code"]?.numberValue?.intValue ?? 0
-            return "the daemon at \(path) ends the connection: \(code) \(params["message"]?.stringValue ?? "")"
-        default:
-            return nil
         }
     }
 

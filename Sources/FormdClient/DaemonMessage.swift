@@ -50,4 +50,18 @@ public enum DaemonMessage {
         w.writeRaw("\n")
         return w.bytes
     }
+
+    /// What a `shutdown` or `error` notification means for a client waiting on the daemon.
+    public static func goneReason(_ method: String, _ params: JSONObject, path: String) -> String? {
+        switch method {
+        case "shutdown":
+            return "the daemon at \(path) is shutting down (\(params["reason"]?.stringValue ?? "request"))"
+        case "error" where params["line"] == nil:
+            // Without `line` it is about the connection (refused, or its output overflowed).
+            let code = params["code"]?.numberValue?.intValue ?? 0
+            return "the daemon at \(path) ends the connection: \(code) \(params["message"]?.stringValue ?? "")"
+        default:
+            return nil
+        }
+    }
 }

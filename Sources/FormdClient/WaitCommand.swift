@@ -128,7 +128,7 @@ public enum WaitCommand {
                     Console.write(STDOUT_FILENO, DaemonMessage.compactLine(.object(params)))
                     return 0
                 }
-                if let why = Exchange.goneReason(method, params, path: options.socket) {
+                if let why = DaemonMessage.goneReason(method, params, path: options.socket) {
                     Console.error(why)
                     return 2
                 }

@@ -7,13 +7,17 @@ import FormdJSON
 enum Outcome {
     case submitted(JSONObject)
     case cancelled
+    /// The daemon (`--socket`) went away; the message says how.
+    case lost(String)
 }
 
 /// One form being filled in: the protocol client, the view it keeps up to date from the
 /// events, and the key loop that turns keys into requests.
 struct FormController {
-    private var client = FormClient()
+    private var client: FormClient
     private(set) var view = FormView()
+
+    init(client: FormClient = FormClient()) { self.client = client }
 
     /// Sends a request and applies its events to the view.
     @discardableResult
@@ -49,8 +53,7 @@ struct FormController {
         guard file["fields"] != nil else {
             return "bad form file \(path): missing \"fields\" (an array of field specs)"
         }
-        call("initialize", [("clientInfo", .object(JSONObject([JSONMember(key: "name", value: .string("formd tui"))]))),
-                            ("positionEncoding", .string("character"))])
+        initialize()
         if case .error(_, let message) = call("defineForm", file.members.map { ($0.key, $0.value) }) {
             return "bad form file \(path): \(message)"
         }
@@ -58,20 +61,41 @@ struct FormController {
         return nil
     }
 
+    /// Joins the form a running daemon serves (`--socket`): its state as it is now, and the
+    /// first field focused if no field has focus. Returns a message for stderr when that fails.
+    mutating func join() -> String? {
+        initialize()
+        switch call("getState") {
+        case .error(_, let message):
+            return client.lost ?? message
+        case .result(let state):
+            view.apply(event: "formDefined", state)
+        }
+        if view.firstResponder == nil { call("focusNext") }
+        return client.lost
+    }
+
+    private mutating func initialize() {
+        call("initialize", [("clientInfo", .object(JSONObject([JSONMember(key: "name", value: .string("formd tui"))]))),
+                            ("positionEncoding", .string("character"))])
+    }
+
     /// The key loop: reads keys from the terminal, sends requests, redraws.
     mutating func run(tty: Int32, title: String?) -> Outcome {
         var renderer = ScreenRenderer(title: title)
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 4096)
+        var size = RawTerminal.size()
         func draw(_ renderer: inout ScreenRenderer, _ view: FormView) {
-            let size = RawTerminal.size()
+            size = RawTerminal.size()
             RawTerminal.write(renderer.render(view, rows: size.rows, columns: size.columns))
         }
         draw(&renderer, view)
         while true {
             var fds = [pollfd(fd: tty, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: RawTerminal.redrawFD, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, nfds_t(fds[1].fd >= 0 ? 2 : 1), decoder.wantsFlush ? 40 : -1)
+                       pollfd(fd: RawTerminal.redrawFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: client.eventFD ?? -1, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, nfds_t(fds.count), decoder.wantsFlush ? 40 : -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .cancelled
@@ -84,29 +108,53 @@ struct FormController {
                 if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN) { return .cancelled }
                 if n > 0 { keys += decoder.feed(Array(buffer[0..<n])) }
             }
+            // What other clients of a shared form did, before the keys act on it.
+            receiveEvents()
             if !keys.isEmpty { view.notice = nil }
+            var refused = false
+            let fits = renderer.neededSize(view).fits(rows: size.rows, columns: size.columns)
             for key in keys {
-                switch handle(key) {
+                switch handle(key, editable: fits) {
                 case .next: break
+                case .refused: refused = true
                 case .redraw: RawTerminal.write(Array("\u{1b}[2J".utf8))
                 case .finish(let outcome): return outcome
                 }
+                if let why = client.lost { return .lost(why) }
             }
-            if view.notice != nil && !keys.isEmpty { RawTerminal.write([0x07]) }
+            receiveEvents()
+            if let why = client.lost { return .lost(why) }
+            if (view.notice != nil || refused) && !keys.isEmpty { RawTerminal.write([0x07]) }
             draw(&renderer, view)
         }
     }
 
+    /// Applies the events other clients of a shared form caused.
+    private mutating func receiveEvents() {
+        var view = self.view
+        client.receive { name, p in view.apply(event: name, p) }
+        self.view = view
+    }
+
     private enum Step {
         case next, redraw
+        /// The key did nothing (the terminal is too small to show what it would edit).
+        case refused
         case finish(Outcome)
     }
 
-    /// One key: the requests it stands for.
-    private mutating func handle(_ key: Key) -> Step {
-        if case .escape = key { return .finish(.cancelled) }
-        if case .control(0x03) = key { return .finish(.cancelled) }
-        if case .control(0x0C) = key { return .redraw }
+    /// One key: the requests it stands for. While the form cannot be shown (`editable`
+    /// false) only the keys that need no form work: cancel, suspend, redraw.
+    private mutating func handle(_ key: Key, editable: Bool) -> Step {
+        switch key {
+        case .escape, .control(0x03): return .finish(.cancelled)
+        case .control(0x0C): return .redraw
+        case .suspend:
+            RawTerminal.suspend()
+            return .next
+        default:
+            if !editable { return .refused }
+        }
         guard let focused = view.focused else {
             switch key {
             case .tab, .down: call("focusNext")
@@ -153,21 +201,21 @@ struct FormController {
             }
         case .control(0x15):
             if focused.length > 0 { call("setText", [("field", .string(focused.id)), ("text", .string(""))]) }
-        case .control(0x1A), .control(0x1F): call("undo")
-        case .control(0x19): call("redo")
+        case .undo: call("undo")
+        case .redo: call("redo")
         default: break
         }
         return .next
     }
 
-    /// Return: the form's own handling, then, if it submitted or left the last field,
-    /// the submit that fetches the values (secrets included).
+    /// Return: the form's own handling; if it submitted, the values (secrets included)
+    /// fetched with `getState`; if it left the last field, the submit that fetches them.
     private mutating func pressReturn() -> Step {
         view.submitted = false
         let action = call("pressReturn").object["action"]?.stringValue
         switch action {
         case "submit":
-            return view.submitted ? submit() : .next
+            return view.submitted ? submittedValues() : .next
         case "next", "resign":
             return view.firstResponder == nil ? submit() : .next
         default:
@@ -184,6 +232,17 @@ struct FormController {
             return .finish(.submitted(values))
         }
         return .next
+    }
+
+    /// The values of a form just submitted: each field's text, in form order, secrets
+    /// included (as `submit {includeSecrets: true}` gives them, without submitting twice).
+    private mutating func submittedValues() -> Step {
+        guard case .result(let state) = call("getState", [("includeSecrets", .bool(true))]) else { return .next }
+        var values = JSONObject()
+        for case .object(let field) in state["fields"]?.arrayValue ?? [] {
+            if let id = field["id"]?.stringValue { values.append(id, field["text"] ?? .string("")) }
+        }
+        return .finish(.submitted(values))
     }
 
     /// A pasted text for a one-line field: line breaks and tabs become spaces, a final

@@ -15,6 +15,12 @@ enum Key: Equatable {
     case wordLeft(extend: Bool), wordRight(extend: Bool)
     case home(extend: Bool), end(extend: Bool)
     case up, down
+    /// Ctrl-_ (readline's undo; also sent by Ctrl-/ and Ctrl-7 in many terminals).
+    case undo
+    /// Alt-_ or Ctrl-Alt-_ (Emacs's undo-redo is C-M-_).
+    case redo
+    /// Ctrl-Z: stop, as job control does (raw mode turns the terminal's own Ctrl-Z off).
+    case suspend
     /// A control character not covered above (Ctrl-A is 0x01 … Ctrl-Z is 0x1A).
     case control(UInt8)
     /// A sequence the front end has no use for (function keys, Alt-letters, …).
@@ -105,6 +111,8 @@ struct KeyDecoder {
         case 0x04: .delete
         case 0x0E: .down
         case 0x10: .up
+        case 0x1F: .undo
+        case 0x1A: .suspend
         default: .control(c)
         }
     }
@@ -141,6 +149,7 @@ struct KeyDecoder {
         case UInt8(ascii: "B"): return .key(.wordLeft(extend: true), length: 2)
         case UInt8(ascii: "F"): return .key(.wordRight(extend: true), length: 2)
         case UInt8(ascii: "d"): return .key(.deleteWordForward, length: 2)
+        case UInt8(ascii: "_"), 0x1F: return .key(.redo, length: 2)
         case 0x1B:
             // ESC ESC: a double Escape, or Alt plus a sequence; read the first as Escape.
             return .key(.escape, length: 1)

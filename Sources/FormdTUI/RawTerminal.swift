@@ -10,8 +10,8 @@ import Glibc
 /// crash — a Swift runtime trap is SIGILL or SIGTRAP, a bad access SIGSEGV or SIGBUS —
 /// where the handler restores and re-raises the signal with its default action. The
 /// handlers only use async-signal-safe calls (`tcsetattr`, `write`, `_exit`, `raise`).
-/// SIGTSTP (`kill -TSTP`; Ctrl-Z itself is a key in raw mode) gives the terminal back
-/// before stopping and takes it again on SIGCONT. SIGWINCH and a continue after a stop
+/// SIGTSTP (`kill -TSTP`, or Ctrl-Z: a key in raw mode, which `suspend()` turns into the
+/// signal) gives the terminal back before stopping and takes it again on SIGCONT. SIGWINCH and a continue after a stop
 /// are turned into a byte on a self-pipe that the input loop polls, to redraw.
 enum RawTerminal {
     nonisolated(unsafe) private static var fd: Int32 = -1
@@ -159,6 +159,13 @@ enum RawTerminal {
         sigaction(SIGWINCH, &action, nil)
         installSuspendHandler()
         signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Ctrl-Z: stops the process group, as the terminal would with its own Ctrl-Z (the
+    /// SIGTSTP handler gives the terminal back first). In a group without job control (an
+    /// orphaned one) the kernel discards the signal and nothing happens.
+    static func suspend() {
+        kill(0, SIGTSTP)
     }
 
     private static func wake() {

@@ -12,7 +12,9 @@
 ///
 /// Columns are counted with `DisplayWidth`, so wide characters take two cells and
 /// combining marks none. A text wider than the field scrolls to keep the caret visible;
-/// a form taller than the screen scrolls to keep the first responder visible.
+/// a form taller than the screen scrolls to keep the first responder visible, its label
+/// first. A terminal too small for the first responder's label and text, the notice row
+/// and the help shows only "terminal too small: needs at least W×H", never part of a form.
 struct ScreenRenderer {
     var title: String?
     /// First visible character of each field's text (horizontal scroll).
@@ -69,10 +71,30 @@ struct ScreenRenderer {
         return (String(c), DisplayWidth.of(c))
     }
 
+    /// The least terminal the form can be drawn on.
+    struct Size {
+        var columns: Int
+        var rows: Int
+
+        func fits(rows: Int, columns: Int) -> Bool { rows >= self.rows && columns >= self.columns }
+    }
+
+    /// What the form needs: the title, the first responder's label and text (the ` › ` and
+    /// room for a wide character and the caret), the notice row and the help with at least
+    /// "Esc cancel".
+    func neededSize(_ view: FormView) -> Size {
+        var columns = 1 + DisplayWidth.of("Esc cancel")
+        if let f = view.focused {
+            columns = max(columns, 1 + DisplayWidth.of(f.label ?? f.id), Self.indent + 4)
+        }
+        return Size(columns: columns, rows: (title == nil ? 1 : 2) + 2 + 2)
+    }
+
     /// The whole frame: lines drawn over the previous frame, the rest cleared, the cursor
     /// on the caret (or hidden when no field has focus).
     mutating func render(_ view: FormView, rows: Int, columns: Int) -> [UInt8] {
-        let rows = max(rows, 3), columns = max(columns, 10)
+        let needed = neededSize(view)
+        guard needed.fits(rows: rows, columns: columns) else { return Self.tooSmall(needed, rows: rows, columns: columns) }
         var lines: [Line] = []
         var caret: (line: Int, column: Int)? = nil
         var focusedLines: Range<Int>? = nil
@@ -116,8 +138,9 @@ struct ScreenRenderer {
         let head = title == nil ? 1 : 2
         let bodyRows = max(rows - head - 2, 1)
         if let r = focusedLines {
-            if r.lowerBound < top { top = r.lowerBound }
+            // The whole block if it fits; its label in any case.
             if r.upperBound - 1 >= top + bodyRows { top = r.upperBound - bodyRows }
+            if r.lowerBound < top { top = r.lowerBound }
         }
         top = max(0, min(top, max(lines.count - bodyRows, 0)))
 
@@ -142,6 +165,46 @@ struct ScreenRenderer {
             out += "\u{1b}[\(head + 1 + caret.line - top);\(caret.column + 1)H\u{1b}[?25h"
         }
         return Array(out.utf8)
+    }
+
+    /// The frame for a terminal smaller than `needed`: the message, word-wrapped, in the
+    /// longest wording that fits, and nothing of the form.
+    static func tooSmall(_ needed: Size, rows: Int, columns: Int) -> [UInt8] {
+        let size = "\(needed.columns)×\(needed.rows)"
+        let wordings = ["terminal too small: needs at least \(size)", "too small: needs \(size)", "needs \(size)", size]
+        var shown: [String] = []
+        for wording in wordings {
+            if let lines = wrap(wording, columns: columns), lines.count <= rows {
+                shown = lines
+                break
+            }
+        }
+        var out = "\u{1b}[?25l"
+        for row in 1...max(rows, 1) {
+            let text = row <= shown.count ? shown[row - 1] : ""
+            out += "\u{1b}[\(row);1H" + (text.isEmpty ? "" : Style.yellow + text + Style.reset) + "\u{1b}[K"
+        }
+        return Array(out.utf8)
+    }
+
+    /// `text` broken at spaces into lines of at most `columns`; nil if a word is longer.
+    static func wrap(_ text: String, columns: Int) -> [String]? {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let w = DisplayWidth.of(String(word))
+            if w > columns { return nil }
+            if line.isEmpty {
+                line = String(word)
+            } else if DisplayWidth.of(line) + 1 + w <= columns {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// Draws a field's text (or placeholder) into `line` from column `indent`, at most

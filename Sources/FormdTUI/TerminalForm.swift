@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormdClient
 import FormdJSON
 
 /// `formd tui`: a terminal front end over the formd protocol.
@@ -10,7 +11,9 @@ import FormdJSON
 /// `moveCaret`, `pressReturn`, `focusNext`, `setRevealed`, `undo`, …), keeps a `FormView`
 /// up to date from the events that come back, and draws that. A Return that submits
 /// (a field whose return action is `submit`, or one that leaves the last field) ends
-/// with `submit {includeSecrets: true}`, whose values go to stdout.
+/// with the values (secrets included) on stdout. With `--socket` it joins a form that a
+/// running `formd --listen` serves instead, shows what other clients do to it as it
+/// happens, and leaves the daemon running when it ends.
 public enum TerminalForm {
     /// Runs the front end with its own arguments; returns the exit status.
     public static func main(_ args: [String]) -> Int32 {
@@ -22,14 +25,30 @@ public enum TerminalForm {
             return 2
         }
         if options.help {
-            writeAll(1, Array((TerminalOptions.helpText + "\n").utf8))
+            Console.write(1, Array((TerminalOptions.helpText + "\n").utf8))
             return 0
         }
 
-        var form = FormController()
-        if let problem = form.load(path: options.formPath) {
-            printError(problem)
-            return 2
+        var form: FormController
+        if let socket = options.socket {
+            let connection: DaemonConnection
+            do {
+                connection = try DaemonConnection(socket: socket)
+            } catch {
+                printError(error.message)
+                return 2
+            }
+            form = FormController(client: FormClient(connection: connection, form: options.form))
+            if let problem = form.join() {
+                printError(problem)
+                return 2
+            }
+        } else {
+            form = FormController()
+            if let problem = form.load(path: options.formPath) {
+                printError(problem)
+                return 2
+            }
         }
         let tty: Int32
         do {
@@ -42,34 +61,21 @@ public enum TerminalForm {
         RawTerminal.restore()
         switch outcome {
         case .submitted(let values):
-            guard writeAll(1, options.output.format(values, prefix: options.prefix)) else {
+            guard Console.write(1, options.output.format(values, prefix: options.prefix)) else {
                 printError("cannot write the values to stdout: \(String(cString: strerror(errno)))")
                 return 1
             }
             return 0
         case .cancelled:
             return 1
+        case .lost(let why):
+            printError(why)
+            return 2
         }
     }
 
     static func printError(_ message: String) {
-        writeAll(2, Array("formd tui: \(message)\n".utf8))
+        Console.write(2, Array("formd tui: \(message)\n".utf8))
     }
 
-    /// Writes all of `bytes`; false if the descriptor refused them (errno says why).
-    @discardableResult
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { b in
-            var offset = 0
-            while offset < b.count {
-                let n = write(fd, b.baseAddress! + offset, b.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-    }
 }

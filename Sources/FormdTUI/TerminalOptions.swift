@@ -1,12 +1,16 @@
 /// The command line of `formd tui`.
 struct TerminalOptions {
     var formPath = ""
+    /// `--socket`: join a form of a running daemon instead of loading a form file.
+    var socket: String?
+    /// `--form`: which of its forms (nil: the default form).
+    var form: String?
     var output = OutputFormat.json
     var prefix = ""
     var title: String?
     var help = false
 
-    static let usage = "formd tui [--output json|env] [--prefix <name>] [--title <text>] <form.json | ->"
+    static let usage = "formd tui [--output json|env] [--prefix <name>] [--title <text>] <form.json | - | --socket <path> [--form <name>]>"
 
     static let helpText = """
     OVERVIEW: Fill in a form in the terminal and print the values, for shell scripts.
@@ -14,6 +18,10 @@ struct TerminalOptions {
     The form is drawn full-screen on /dev/tty, so stdout stays free for the answer:
     on submit the values are printed on stdout and formd exits 0; Escape or Ctrl-C
     cancels with nothing on stdout and exit status 1.
+
+    With --socket it joins a form that a running 'formd --listen' serves: what other
+    clients (scripts with 'formd call', editor plugins) do to it shows as it happens,
+    what you type reaches them, and the daemon keeps running when you are done.
 
     USAGE: \(usage)
 
@@ -28,6 +36,9 @@ struct TerminalOptions {
                               characters than letters, digits and _ turn into _).
       --prefix <name>         Put <name> before every variable name (--output env).
       --title <text>          A title above the form.
+      --socket <path>         Instead of a form file: join a form of the formd
+                              --listen at <path>.
+      --form <name>           With --socket: which form (default: "default").
       -h, --help              Show this help.
 
     KEYS:
@@ -41,16 +52,25 @@ struct TerminalOptions {
       Return                  what the field's return action says: next field, done,
                               or submit; Return that leaves the last field submits
       Ctrl-R                  reveal or hide a password field
-      Ctrl-Z / Ctrl-Y         undo / redo
+      Ctrl-_ (Ctrl-/)         undo, as in readline
+      Alt-_                   redo (also Ctrl-Alt-_, as Emacs's C-M-_)
+      Ctrl-Z                  suspend (back with 'fg'); the form is redrawn as it was
+      Ctrl-L                  redraw
       Escape, Ctrl-C          cancel
 
+    A terminal too small for the focused field's label and text says so ("terminal
+    too small: needs at least W×H") until it is made larger; keys but Escape,
+    Ctrl-C and Ctrl-Z wait for that.
+
     EXIT STATUS:
-      0 submitted, 1 cancelled, 2 usage error, unreadable or invalid form, or no
-      terminal; 128+N killed by signal N (the terminal is restored first).
+      0 submitted, 1 cancelled, 2 usage error, unreadable or invalid form, no
+      terminal, or (--socket) no daemon, no such form, or the daemon went away;
+      128+N killed by signal N (the terminal is restored first).
 
     EXAMPLES:
       formd tui examples/login.json
       eval "$(formd tui --output env examples/login.json)" && echo "$email"
+      formd tui --socket "$XDG_RUNTIME_DIR/formd.sock" --form login
     """
 
     struct UsageError: Error { var message: String }
@@ -78,6 +98,8 @@ struct TerminalOptions {
                 o.output = f
             case "--prefix": o.prefix = try value(arg)
             case "--title": o.title = try value(arg)
+            case "--socket": o.socket = try value(arg)
+            case "--form": o.form = try value(arg)
             default:
                 if arg.hasPrefix("-") && arg != "-" { throw UsageError(message: "unknown option '\(arg)'") }
                 if path != nil { throw UsageError(message: "unexpected argument '\(arg)' (one form file only)") }
@@ -85,7 +107,12 @@ struct TerminalOptions {
             }
             i += 1
         }
-        guard let path else { throw UsageError(message: "missing the form file") }
+        if o.socket != nil {
+            if let path { throw UsageError(message: "give a form file or --socket, not both ('\(path)')") }
+            return o
+        }
+        if o.form != nil { throw UsageError(message: "'--form' goes with '--socket <path>' (a form file holds one form)") }
+        guard let path else { throw UsageError(message: "missing the form file (or --socket <path> to join a running formd --listen)") }
         o.formPath = path
         return o
     }
