@@ -84,24 +84,12 @@ public enum CallCommand {
 
     /// Runs `formd call ARGS`; returns the exit status.
     public static func main(_ args: [String]) -> Int32 {
-        let options: Options
-        do {
-            guard let parsed = try parse(args) else {
-                Console.write(STDOUT_FILENO, Array((help + "\n").utf8))
-                return 0
-            }
-            options = parsed
-        } catch {
-            return Console.usage(error, usage: usage, command: "call")
+        let options: Options, connection: DaemonConnection
+        switch ClientCommand.start(args, command: "call", usage: usage, help: help, parse: parse, socket: \.socket) {
+        case .exit(let status): return status
+        case .ready(let o, let c): (options, connection) = (o, c)
         }
         let deadline = options.timeout.map { MonotonicClock.now() + $0 }
-        let connection: DaemonConnection
-        do {
-            connection = try DaemonConnection(socket: options.socket)
-        } catch {
-            Console.error(error.message)
-            return 2
-        }
         // The events the request causes are not printed: ask for none, then the request.
         let lines = DaemonMessage.request(id: nil, method: "unsubscribe", params: JSONObject())
             + DaemonMessage.request(id: 1, method: options.method, params: options.params)

@@ -110,3 +110,34 @@ public enum Console {
         return 2
     }
 }
+
+/// What `formd call` and `formd wait` do first: parse (or print the help), then connect.
+enum ClientCommand {
+    /// The parsed options and the connection, or the exit status to end with.
+    enum Start<Options> {
+        case ready(Options, DaemonConnection)
+        case exit(Int32)
+    }
+
+    /// `parse` returns nil when the command line asks for help.
+    static func start<Options>(_ args: [String], command: String, usage: String, help: String,
+                               parse: ([String]) throws(UsageError) -> Options?,
+                               socket: (Options) -> String) -> Start<Options> {
+        let options: Options
+        do {
+            guard let parsed = try parse(args) else {
+                Console.write(STDOUT_FILENO, Array((help + "\n").utf8))
+                return .exit(0)
+            }
+            options = parsed
+        } catch {
+            return .exit(Console.usage(error, usage: usage, command: command))
+        }
+        do {
+            return .ready(options, try DaemonConnection(socket: socket(options)))
+        } catch {
+            Console.error(error.message)
+            return .exit(2)
+        }
+    }
+}

@@ -77,24 +77,12 @@ public enum WaitCommand {
 
     /// Runs `formd wait ARGS`; returns the exit status.
     public static func main(_ args: [String]) -> Int32 {
-        let options: Options
-        do {
-            guard let parsed = try parse(args) else {
-                Console.write(STDOUT_FILENO, Array((help + "\n").utf8))
-                return 0
-            }
-            options = parsed
-        } catch {
-            return Console.usage(error, usage: usage, command: "wait")
+        let options: Options, connection: DaemonConnection
+        switch ClientCommand.start(args, command: "wait", usage: usage, help: help, parse: parse, socket: \.socket) {
+        case .exit(let status): return status
+        case .ready(let o, let c): (options, connection) = (o, c)
         }
         let deadline = options.timeout.map { MonotonicClock.now() + $0 }
-        let connection: DaemonConnection
-        do {
-            connection = try DaemonConnection(socket: options.socket)
-        } catch {
-            Console.error(error.message)
-            return 2
-        }
         var rule = JSONObject()
         if !options.forms.isEmpty { rule.append("forms", .array(options.forms.map { .string($0) })) }
         if !options.fields.isEmpty { rule.append("fields", .array(options.fields.map { .string($0) })) }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormdClient
 
 /// The controlling terminal (`/dev/tty`) in raw mode, on the alternate screen.
 ///
@@ -89,18 +90,7 @@ enum RawTerminal {
 
     /// Writes all of `bytes` to the terminal.
     static func write(_ bytes: [UInt8]) {
-        guard fd >= 0 else { return }
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += n
-            }
-        }
+        if fd >= 0 { Console.write(fd, bytes) }
     }
 
     /// Leaves the alternate screen and puts the terminal modes back. Idempotent.
