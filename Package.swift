@@ -11,8 +11,10 @@ let package = Package(
     targets: [
         // JSON values, a byte-level parser and a writer; no Foundation.
         .target(name: "FormdJSON"),
+        // formd's pattern dialect: a parser and a lazily built automaton, linear in the text.
+        .target(name: "FormdPattern"),
         // The form engine: a pure state machine, (state, command) -> (state, [event]).
-        .target(name: "FormdCore", dependencies: ["FormdJSON"]),
+        .target(name: "FormdCore", dependencies: ["FormdJSON", "FormdPattern"]),
         // JSON-RPC messages: decoding requests into engine commands, encoding results and events.
         .target(name: "FormdProtocol", dependencies: ["FormdJSON", "FormdCore"]),
         // Framing and connection handling: line reader, output buffer, the line handler.
@@ -27,6 +29,7 @@ let package = Package(
         .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTUI", "FormdStore", "FormdClient"]),
         // Helpers shared by the test targets (a seeded random generator).
         .target(name: "FormdTestSupport", path: "Tests/FormdTestSupport"),
+        .testTarget(name: "FormdPatternTests", dependencies: ["FormdPattern", "FormdTestSupport"]),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore", "FormdTestSupport"]),

@@ -1,0 +1,253 @@
+/// Whole-text matching by a deterministic automaton built lazily from a `Program`, as RE2
+/// and Rust's `regex` do: a state is the set of instructions the Thompson simulation would
+/// hold, made on first need and kept, with its transitions, in a cache of bounded size.
+///
+/// Each character costs one table lookup once its transition is known, and at most one
+/// pass over the program when it is not, so matching is linear in the text whatever the
+/// pattern. The input alphabet is the text's characters (grapheme clusters) grouped into
+/// classes that every predicate of the program treats alike.
+final class LazyDFA {
+    private let program: [Program.Instruction]
+    private let predicates: [CharacterPredicate]
+    /// 64-bit words in a class's predicate bits.
+    private let words: Int
+
+    // Classes of characters.
+    private var asciiClass = [Int32](repeating: 0, count: 128)
+    private var classBits: [UInt64] = []
+    private var classIndex: [[UInt64]: Int32] = [:]
+    private var scalarClass: [UInt32: Int32] = [:]
+    private var classCount = 0
+
+    // States and transitions.
+    /// `transitions[state * stride + class]`: the next state, or `unknown`.
+    private var transitions: [Int32] = []
+    private var stride = 8
+    private var states: [[Int32]] = []
+    private var stateIndex: [[Int32]: Int32] = [:]
+    /// Per state: 1 when the text may end there, 0 when not, -1 not yet known.
+    private var acceptsAtEnd: [Int8] = []
+    private var startState: Int32 = LazyDFA.unknown
+    private var cacheBytes = 0
+    /// Times the cache was emptied.
+    private var flushes = 0
+
+    // Scratch for the epsilon closure.
+    private var mark: [UInt32]
+    private var generation: UInt32 = 0
+    private var stack: [Int32] = []
+
+    private static let unknown: Int32 = -1
+    /// Bytes of states and transitions kept before the cache is emptied and rebuilt.
+    static let cacheBudget = 1 << 21
+    /// Classes kept; a character of a class beyond them is stepped without caching.
+    static let maxClasses = 1024
+    /// Non-ASCII scalars whose class is remembered.
+    static let maxRememberedScalars = 4096
+
+    init(_ program: Program) {
+        self.program = program.instructions
+        predicates = program.predicates
+        words = Swift.max(1, (program.predicates.count + 63) / 64)
+        mark = [UInt32](repeating: 0, count: program.instructions.count)
+        for b in 0..<128 {
+            asciiClass[b] = classOf(bits: bits(of: [UInt32(b)]))
+        }
+    }
+
+    /// Whether the whole of `text` matches.
+    func matches(_ text: String) -> Bool {
+        if startState == LazyDFA.unknown { startState = intern(closure(seeds: [0], atStart: true, atEnd: false)) }
+        if text.isEmpty { return acceptsEmptyText() }
+        var t = text
+        t.makeContiguousUTF8()
+        return t.utf8.withContiguousStorageIfAvailable { run(t, $0) }!
+    }
+
+    private func run(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var s = startState
+        var p = 0
+        let n = bytes.count
+        while p < n {
+            let b = bytes[p]
+            var c: Int32
+            // An ASCII byte followed by another ASCII byte (or nothing) is a character of
+            // its own, unless it is the CR of CR LF.
+            if b < 0x80 && (p + 1 == n || (bytes[p + 1] < 0x80 && !(b == 0x0D && bytes[p + 1] == 0x0A))) {
+                c = asciiClass[Int(b)]
+                p += 1
+            } else {
+                let (scalars, end) = LazyDFA.character(of: text, at: p)
+                p = end
+                c = classOf(scalars)
+                if c < 0 {
+                    s = step(s, bits: bits(of: scalars))
+                    if states[Int(s)].isEmpty { return false }
+                    continue
+                }
+            }
+            let next = transitions[Int(s) * stride + Int(c)]
+            s = next >= 0 ? next : step(s, c)
+            if states[Int(s)].isEmpty { return false }
+        }
+        return accepts(s)
+    }
+
+    /// The scalars of the character of `text` that starts at byte `offset` (a character
+    /// boundary), and the byte offset where it ends.
+    static func character(of text: String, at offset: Int) -> ([UInt32], Int) {
+        let from = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+        let to = text.index(after: from)
+        return (text.unicodeScalars[from..<to].map(\.value), offset + text.utf8.distance(from: from, to: to))
+    }
+
+    // MARK: Classes
+
+    private func bits(of scalars: [UInt32]) -> [UInt64] {
+        var v = [UInt64](repeating: 0, count: words)
+        for (k, p) in predicates.enumerated() where p.accepts(scalars) {
+            v[k / 64] |= 1 << UInt64(k % 64)
+        }
+        return v
+    }
+
+    /// The class of a character beyond ASCII; -1 when the classes are full and this is
+    /// a new one.
+    private func classOf(_ scalars: [UInt32]) -> Int32 {
+        if scalars.count == 1, let known = scalarClass[scalars[0]] { return known }
+        let c = classOf(bits: bits(of: scalars))
+        if scalars.count == 1 && c >= 0 && scalarClass.count < LazyDFA.maxRememberedScalars { scalarClass[scalars[0]] = c }
+        return c
+    }
+
+    private func classOf(bits v: [UInt64]) -> Int32 {
+        if let known = classIndex[v] { return known }
+        if classCount == LazyDFA.maxClasses { return -1 }
+        let c = Int32(classCount)
+        classIndex[v] = c
+        classBits += v
+        classCount += 1
+        if classCount > stride { widen() }
+        return c
+    }
+
+    /// Doubles the room for classes in every state's row of transitions.
+    private func widen() {
+        let wider = stride * 2
+        var t = [Int32](repeating: LazyDFA.unknown, count: states.count * wider)
+        for s in 0..<states.count {
+            for c in 0..<stride { t[s * wider + c] = transitions[s * stride + c] }
+        }
+        cacheBytes += (wider - stride) * states.count * 4
+        transitions = t
+        stride = wider
+    }
+
+    private func passes(_ predicate: Int32, _ bits: UnsafeBufferPointer<UInt64>) -> Bool {
+        bits[Int(predicate) / 64] >> UInt64(predicate % 64) & 1 != 0
+    }
+
+    // MARK: States
+
+    /// The state after `s` reads a character of class `c`; recorded as a transition.
+    private func step(_ s: Int32, _ c: Int32) -> Int32 {
+        let base = Int(c) * words
+        let bits = Array(classBits[base..<base + words])
+        let flushesBefore = flushes
+        let next = step(s, bits: bits)
+        // When the cache was emptied to make room, `s` is gone: nothing to record.
+        if flushes == flushesBefore { transitions[Int(s) * stride + Int(c)] = next }
+        return next
+    }
+
+    /// The state after `s` reads a character passing the predicates set in `bits`.
+    private func step(_ s: Int32, bits: [UInt64]) -> Int32 {
+        var seeds: [Int32] = []
+        bits.withUnsafeBufferPointer { b in
+            for pc in states[Int(s)] {
+                let ins = program[Int(pc)]
+                if ins.op == .character && passes(ins.a, b) { seeds.append(pc + 1) }
+            }
+        }
+        return intern(closure(seeds: seeds, atStart: false, atEnd: false))
+    }
+
+    /// The instructions reached from `seeds` by epsilon moves that wait for a character,
+    /// the match, or (not at the end) the end anchor; sorted, so equal sets are one state.
+    private func closure(seeds: [Int32], atStart: Bool, atEnd: Bool) -> [Int32] {
+        generation &+= 1
+        if generation == 0 {
+            for k in mark.indices { mark[k] = 0 }
+            generation = 1
+        }
+        var out: [Int32] = []
+        stack.removeAll(keepingCapacity: true)
+        for s in seeds.reversed() { stack.append(s) }
+        while let pc = stack.popLast() {
+            if mark[Int(pc)] == generation { continue }
+            mark[Int(pc)] = generation
+            let ins = program[Int(pc)]
+            switch ins.op {
+            case .character, .match:
+                out.append(pc)
+            case .split:
+                stack.append(ins.b)
+                stack.append(ins.a)
+            case .jump:
+                stack.append(ins.a)
+            case .start:
+                if atStart { stack.append(pc + 1) }
+            case .end:
+                if atEnd { stack.append(pc + 1) } else { out.append(pc) }
+            }
+        }
+        out.sort()
+        return out
+    }
+
+    /// The state of `set`, made if new; empties the cache first when it is full.
+    private func intern(_ set: [Int32]) -> Int32 {
+        if let known = stateIndex[set] { return known }
+        let bytes = stride * 4 + set.count * 8 + 64
+        if cacheBytes + bytes > LazyDFA.cacheBudget && !states.isEmpty {
+            transitions.removeAll(keepingCapacity: true)
+            states.removeAll(keepingCapacity: true)
+            stateIndex.removeAll(keepingCapacity: true)
+            acceptsAtEnd.removeAll(keepingCapacity: true)
+            startState = LazyDFA.unknown
+            cacheBytes = 0
+            flushes += 1
+        }
+        let s = Int32(states.count)
+        states.append(set)
+        stateIndex[set] = s
+        acceptsAtEnd.append(-1)
+        transitions += repeatElement(LazyDFA.unknown, count: stride)
+        cacheBytes += bytes
+        return s
+    }
+
+    /// Whether a text that has brought the automaton to `s` matches if it ends there.
+    private func accepts(_ s: Int32) -> Bool {
+        if acceptsAtEnd[Int(s)] < 0 {
+            acceptsAtEnd[Int(s)] = acceptsAtEndOfText(states[Int(s)], atStart: false) ? 1 : 0
+        }
+        return acceptsAtEnd[Int(s)] == 1
+    }
+
+    private func acceptsEmptyText() -> Bool {
+        acceptsAtEndOfText(states[Int(startState)], atStart: true)
+    }
+
+    private func acceptsAtEndOfText(_ set: [Int32], atStart: Bool) -> Bool {
+        var seeds: [Int32] = []
+        for pc in set {
+            switch program[Int(pc)].op {
+            case .match: return true
+            case .end: seeds.append(pc + 1)
+            default: break
+            }
+        }
+        return closure(seeds: seeds, atStart: atStart, atEnd: true).contains { program[Int($0)].op == .match }
+    }
+}
