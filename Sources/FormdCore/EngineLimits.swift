@@ -9,11 +9,15 @@ public struct EngineLimits: Equatable, Sendable {
     public var maxForms: Int
     /// Characters in one field's text.
     public var maxTextLength: Int
+    /// Instructions of one compiled `pattern` or `inputFilter`.
+    public var maxPatternSize: Int
 
-    public init(maxUndoSteps: Int = 100, maxFields: Int = 100_000, maxForms: Int = 1_000, maxTextLength: Int = 1_000_000) {
+    public init(maxUndoSteps: Int = 100, maxFields: Int = 100_000, maxForms: Int = 1_000, maxTextLength: Int = 1_000_000,
+                maxPatternSize: Int = 10_000) {
         self.maxUndoSteps = maxUndoSteps
         self.maxFields = maxFields
         self.maxForms = maxForms
         self.maxTextLength = maxTextLength
+        self.maxPatternSize = maxPatternSize
     }
 }

@@ -39,6 +39,7 @@ public struct Field: Equatable, Sendable {
                                                    presets: presets, field: spec.id)
         }
         let attributes = configuration.attributes
+        try limits.checkPatterns(attributes, field: spec.id)
         let initial = spec.options.text ?? configuration.presetText ?? ""
         let length = initial.count
         if let max = attributes.maxLength, length > max {
@@ -72,8 +73,10 @@ public struct Field: Equatable, Sendable {
     /// selection and undo history. `initialText` is always what the spec resolves to
     /// (which `init` checked against `maxLength`, so `reset` never restores a text the
     /// field refuses); when it changed, the caller puts it in as an edit.
-    func reconfigured(to spec: FieldSpec, presets: PresetLibrary) throws(FormError) -> Field {
-        var next = try Field(spec: spec, presets: presets, limits: EngineLimits(maxUndoSteps: history.limit))
+    func reconfigured(to spec: FieldSpec, presets: PresetLibrary, limits: EngineLimits) throws(FormError) -> Field {
+        var limits = limits
+        limits.maxUndoSteps = history.limit
+        var next = try Field(spec: spec, presets: presets, limits: limits)
         next.demand = demand
         next.visited = visited
         next.touched = touched

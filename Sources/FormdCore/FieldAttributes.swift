@@ -130,7 +130,7 @@ public struct FieldAttributes: Equatable, Sendable {
     /// True when every character of `s` passes `inputFilter`.
     public func accepts(_ s: String) -> Bool {
         guard referenced.hasInputFilter, let filter = inputFilter else { return true }
-        return s.allSatisfy { filter.matchesWhole(String($0)) }
+        return filter.matchesEachCharacter(of: s)
     }
 
     /// The keys whose value differs from `other`, as a partial spec holding this side's

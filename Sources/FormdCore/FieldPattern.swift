@@ -1,36 +1,35 @@
-/// A whole-text regular expression, compiled once when the field is configured.
+import FormdPattern
+
+/// A field's `pattern` or `inputFilter`: a pattern of formd's dialect (FormdPattern),
+/// parsed when the field is configured, matched in time linear in the text.
 ///
-/// Equality is by source so specs stay comparable; the compiled form is only a cache.
-///
-/// The compiled `Regex` is kept in a box of its own. Its type comes from a library built
-/// for binary compatibility, whose size the compiler may not assume: held inline it would
-/// make every type holding a pattern (a field's options, a `fieldChanged` event, so every
-/// event) of unknown size, copied and destroyed through the runtime, not in place.
+/// Equality is by source so specs stay comparable. The parsed pattern is a class, so a
+/// copy of a `FieldPattern` is a retain and every type holding one keeps a fixed size.
 public struct FieldPattern: Equatable, Sendable {
-    public let source: String
-    private let compiled: Compiled
+    private let compiled: Pattern
 
-    private final class Compiled: @unchecked Sendable {
-        let regex: Regex<AnyRegexOutput>
-        init(_ regex: Regex<AnyRegexOutput>) { self.regex = regex }
-    }
-
-    /// Fails with a readable message when `source` is not a valid regular expression.
+    /// Fails with a message naming what is wrong and where when `source` is not a pattern
+    /// of the dialect.
     public init(_ source: String) throws(FormError) {
         do {
-            compiled = Compiled(try Regex(source))
+            compiled = try Pattern(source)
         } catch {
-            throw .invalidParams("pattern \(quoted(source)) is not a valid regular expression: \(error)")
+            throw .invalidParams(error.message)
         }
-        self.source = source
     }
+
+    public var source: String { compiled.source }
+
+    /// Instructions of the compiled pattern, which `--max-pattern-size` bounds.
+    public var size: Int { compiled.size }
 
     /// True when the whole of `text` matches (not just a part of it).
-    public func matchesWhole(_ text: String) -> Bool {
-        (try? compiled.regex.wholeMatch(in: text)) != nil
-    }
+    public func matchesWhole(_ text: String) -> Bool { compiled.matchesWhole(text) }
 
-    public static func == (a: FieldPattern, b: FieldPattern) -> Bool { a.source == b.source }
+    /// True when every character of `text` on its own matches (an input filter's test).
+    public func matchesEachCharacter(of text: String) -> Bool { compiled.matchesEachCharacter(of: text) }
+
+    public static func == (a: FieldPattern, b: FieldPattern) -> Bool { a.compiled === b.compiled || a.source == b.source }
 }
 
 /// A string in double quotes, for error messages that name a value.

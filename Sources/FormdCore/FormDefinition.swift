@@ -62,7 +62,7 @@ extension Form {
         var spec = old.spec
         spec.options = spec.options.overlaid(with: options)
         if let configuration { spec.configuration = configuration }
-        let new = try old.reconfigured(to: spec, presets: presets)
+        let new = try old.reconfigured(to: spec, presets: presets, limits: limits)
         if new.initialText != old.initialText { try limits.checkInitialText(of: new) }
         let keepsText = sameBytes(new.initialText, old.initialText)
         // Validity against a new pattern would tell what a hidden text (or one in its undo

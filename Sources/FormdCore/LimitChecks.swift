@@ -24,6 +24,15 @@ extension EngineLimits {
         }
     }
 
+    /// The patterns a field resolved to, before either is first matched.
+    func checkPatterns(_ attributes: FieldAttributes, field: String) throws(FormError) {
+        for (key, pattern) in [("pattern", attributes.pattern), ("inputFilter", attributes.inputFilter)] {
+            if let pattern, pattern.size > maxPatternSize {
+                throw .limitExceeded(limit: "maxPatternSize", message: "limit maxPatternSize exceeded: the \(key) of field \(quoted(field)) compiles to \(pattern.size) instructions, at most \(maxPatternSize) (raise it with --max-pattern-size)")
+            }
+        }
+    }
+
     /// `text` as the whole text of `field`. Counting characters costs a pass over the
     /// text, so it is done only when the byte count (an upper bound) is over the limit.
     func checkText(_ text: String, field: String) throws(FormError) {

@@ -243,12 +243,12 @@ struct PatternParser {
             if at(i, "&") && at(i + 1, "&") { throw PatternError.unsupported("class intersection &&", i) }
             if at(i, "-") && at(i + 1, "-") { throw PatternError.unsupported("class subtraction --", i) }
             if at(i, "~") && at(i + 1, "~") { throw PatternError.unsupported("class symmetric difference ~~", i) }
-            if at(i, "-") && !first && !at(i + 1, "]") {
+            if at(i, "-") && !first && i + 1 < chars.count && !at(i + 1, "]") {
                 throw PatternError(i, "- at offset \(i) is neither a range nor first or last in the class; escape it as \\-")
             }
             let low = try classMember()
             if at(i, "-") && at(i + 1, "-") { throw PatternError.unsupported("class subtraction --", i) }
-            if at(i, "-") && !at(i + 1, "]") {
+            if at(i, "-") && i + 1 < chars.count && !at(i + 1, "]") {
                 i += 1
                 let high = try classMember()
                 guard case .scalars(let l) = low, l.count == 1, l[0].lowerBound == l[0].upperBound,

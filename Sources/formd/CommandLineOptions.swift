@@ -90,6 +90,8 @@ enum CommandLineOptions {
           --max-forms <n>         Forms in the daemon. (default: \(e.maxForms))
           --max-text-length <n>   Characters in one field. (default: \(e.maxTextLength))
           --max-undo <n>          Undo steps kept per field. (default: \(e.maxUndoSteps))
+          --max-pattern-size <n>  Instructions of one compiled pattern or inputFilter.
+                                  (default: \(e.maxPatternSize))
 
         EXAMPLE:
           echo '{"id":1,"method":"getState"}' | formd --form examples/login.json
@@ -150,6 +152,7 @@ enum CommandLineOptions {
             case "--max-forms": o.engineLimits.maxForms = try count(arg)
             case "--max-text-length": o.engineLimits.maxTextLength = try count(arg)
             case "--max-undo": o.engineLimits.maxUndoSteps = try count(arg)
+            case "--max-pattern-size": o.engineLimits.maxPatternSize = try count(arg)
             default:
                 throw UsageError(message: arg.hasPrefix("-") ? "unknown option '\(arg)'" : "unexpected argument '\(arg)'")
             }

@@ -43,7 +43,7 @@ final class CommandLineTests: XCTestCase {
             ("badtype.json", "{\"fields\":[{\"id\":\"a\",\"secure\":\"yes\"}]}", "\"secure\" in fields[0] must be true or false, got string"),
             ("dup.json", "{\"fields\":[{\"id\":\"a\"},{\"id\":\"a\"}]}", "duplicate field id \"a\""),
             ("preset.json", "{\"fields\":[{\"id\":\"a\",\"configuration\":[\"nope\"]}]}", "unknown preset \"nope\""),
-            ("regex.json", "{\"fields\":[{\"id\":\"a\",\"pattern\":\"(\"}]}", "not a valid regular expression"),
+            ("regex.json", "{\"fields\":[{\"id\":\"a\",\"pattern\":\"(\"}]}", "\"pattern\" in fields[0]: group opened at offset 0 is not closed"),
             ("action.json", "{\"fields\":[{\"id\":\"a\",\"returnAction\":\"jump\"}]}", "\"returnAction\" in fields[0] must be one of"),
         ]
         for (name, content, problem) in cases {

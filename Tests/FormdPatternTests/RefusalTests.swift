@@ -79,6 +79,9 @@ final class RefusalTests: XCTestCase {
         assertRefused("[\\d-z]", offset: 1, "range \\d-z at offset 1")
         assertRefused("[a-\\w]", offset: 1, "range a-\\w at offset 1")
         assertRefused("[a-b-c]", offset: 4, "- at offset 4")
+        assertRefused("[a-", offset: 0, "character class opened at offset 0 is not closed")
+        assertRefused("[a-b", offset: 0, "character class opened at offset 0 is not closed")
+        assertRefused("[a\\", offset: 2, "lone \\")
     }
 
     func testStructureMistakesAreRefused() {
