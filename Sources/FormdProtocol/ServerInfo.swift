@@ -18,10 +18,12 @@ public enum ServerInfo {
     public static let formEvents = Array(events.dropLast(2))
 
     /// The `initialize` result, with the choices made for this client.
-    public static func writeInitializeResult(positionEncoding: PositionEncoding, textSync: TextSync, to w: inout JSONWriter) {
+    public static func writeInitializeResult(positionEncoding: PositionEncoding, textSync: TextSync, framing: Framing,
+                                             to w: inout JSONWriter) {
         w.key("protocolVersion", first: true); w.writeString(protocolVersion)
         w.key("positionEncoding"); w.writeString(positionEncoding.rawValue)
         w.key("textSync"); w.writeString(textSync.rawValue)
+        w.key("framing"); w.writeString(framing.rawValue)
         w.key("serverInfo")
         w.key("name", first: true); w.writeString(name)
         w.key("version"); w.writeString(version)

@@ -1,12 +1,17 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormdProtocol
 
 /// `formd attach PATH`: stdin and stdout bridged to a `--listen` daemon's socket, so any
 /// stdio client (the shell library, the editor plugins) can attach unchanged.
 ///
+/// The bytes go through unchanged, so the daemon sees the client's own framing (lines or
+/// `Content-Length` messages) and answers in it.
+///
 /// End of stdin ends the conversation as end of input does for stdio: an unterminated
-/// last line is completed with `\n` (so it is handled, as stdio handles it), the socket's
+/// last line is completed with `\n` (so it is handled, as stdio handles it; not in
+/// `Content-Length` framing, where an unfinished message is dropped), the socket's
 /// sending side is shut down, and the bridge keeps copying the daemon's output until the
 /// daemon closes the connection, which it does once everything is answered. The bridge
 /// also exits when the daemon closes first (`shutdown`, an overflow) or stdout is closed.
@@ -36,6 +41,9 @@ public enum AttachBridge {
         var sent = 0
         var inputOpen = true
         var lastByte: UInt8? = nil
+        /// The first bytes of stdin, until they show its framing.
+        var head: [UInt8] = []
+        var framing: Framing? = nil
         var halfClosed = false
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         defer { Glibc.close(fd) }
@@ -64,9 +72,14 @@ public enum AttachBridge {
                 if n > 0 {
                     toDaemon.append(contentsOf: buffer[0..<n])
                     lastByte = buffer[n - 1]
+                    if framing == nil {
+                        head.append(contentsOf: buffer[0..<min(n, 32)])
+                        framing = head.withUnsafeBytes { ContentLengthHeader.framing(of: $0, final: false) }
+                    }
                 } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
                     inputOpen = false
-                    if let lastByte, lastByte != UInt8(ascii: "\n") { toDaemon.append(UInt8(ascii: "\n")) }
+                    let lines = framing ?? head.withUnsafeBytes { ContentLengthHeader.framing(of: $0, final: true) } == .ndjson
+                    if lines, let lastByte, lastByte != UInt8(ascii: "\n") { toDaemon.append(UInt8(ascii: "\n")) }
                 }
             }
             if toDaemon.count > sent {

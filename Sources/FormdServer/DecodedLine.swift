@@ -16,6 +16,9 @@ public enum DecodedLine: Sendable {
     case request(Envelope)
     /// A batch; never empty (an empty one is `unreadable`).
     case batch([Envelope])
+    /// A `Content-Length` header block that could not be read, and why: the connection
+    /// cannot find its next message, so it ends.
+    case unreadableHeader(String)
 
     /// Decodes one line (without its `\n`; a trailing `\r` is dropped) under `limits`.
     public init(_ line: UnsafeRawBufferPointer, limits: SessionLimits) {
@@ -75,6 +78,7 @@ extension LineReader.Item {
         switch self {
         case .line(let bytes): DecodedLine(bytes, limits: limits)
         case .tooLong(let prefix): .tooLong(id: LeadingID.scan(prefix) ?? .null)
+        case .unreadableHeader(let reason): .unreadableHeader(reason)
         }
     }
 }

@@ -1,17 +1,25 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormdProtocol
 
-/// Reads a file descriptor in large blocks and splits it into lines there, without ever
-/// holding a line longer than `maxLineBytes`: an over-long line is drained to its newline
+/// Reads a file descriptor in large blocks and splits it into messages there, without ever
+/// holding one longer than `maxLineBytes`: an over-long message is drained as it arrives
 /// and reported once, so a hostile peer cannot make the daemon buffer without bound.
-/// Of a dropped line only its first `prefixBytes` are kept, so the refusal can name the
-/// request's `id` when it comes early in the line.
+/// Of a dropped message only its first `prefixBytes` are kept, so the refusal can name the
+/// request's `id` when it comes early in it.
+///
+/// The first bytes choose the framing (`ContentLengthHeader.framing(of:final:)`): lines
+/// ended by `\n`, or `Content-Length` header blocks each followed by its body. Either way
+/// a message is handed out as an `Item.line`.
 public struct LineReader {
     public enum Item {
+        /// A line, or a `Content-Length` message's body.
         case line(UnsafeRawBufferPointer)
-        /// A line longer than the limit, already dropped; `prefix` is its start.
+        /// A line or body longer than the limit, already dropped; `prefix` is its start.
         case tooLong(prefix: UnsafeRawBufferPointer)
+        /// A header block that cannot be read, and why; nothing more is handed out.
+        case unreadableHeader(String)
     }
 
     public enum ReadResult: Equatable {
@@ -32,6 +40,14 @@ public struct LineReader {
     /// The start of the over-long line being dropped: `prefix[0..<prefixCount]`.
     private let prefix: UnsafeMutableRawBufferPointer
     private var prefixCount = 0
+    /// Nil until the first bytes have chosen it.
+    public private(set) var framing: Framing? = nil
+    /// `contentLength`: the length of the body whose header was read, while it arrives.
+    private var bodyLength: Int? = nil
+    /// `contentLength`: bytes of an over-long body still to drop.
+    private var skipping = 0
+    /// `contentLength`: a header block was unreadable; the rest of the input is ignored.
+    private var headerLost = false
 
     public init(fd: Int32, maxLineBytes: Int, blockSize: Int = 1 << 16, prefixBytes: Int = DecodedLine.idPrefixBytes) {
         self.fd = fd
@@ -58,15 +74,23 @@ public struct LineReader {
         if n > 0 {
             end += n
             drainedInput = n < room
+            if framing == nil { framing = ContentLengthHeader.framing(of: unread, final: false) }
             return .data
         }
-        if n == 0 { return .endOfInput }
+        if n == 0 {
+            if framing == nil { framing = ContentLengthHeader.framing(of: unread, final: true) }
+            return .endOfInput
+        }
         return errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK ? .interrupted : .failed(errno)
     }
 
     /// Hands out every complete line now in the buffer. The pointer is valid only during
     /// the call. At end of input, pass `final: true` to hand out an unterminated last line.
     public mutating func drain(final: Bool = false, _ body: (Item) -> Bool) {
+        if framing != .ndjson {
+            if framing == .contentLength { drainMessages(body) }
+            return
+        }
         while start < end {
             let base = buffer.baseAddress! + start
             guard let nl = memchr(base, 0x0A, end - start) else { break }
@@ -89,6 +113,67 @@ public struct LineReader {
         }
     }
 
+    private var unread: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: buffer.baseAddress! + start, count: end - start)
+    }
+
+    /// `drain` for `Content-Length` framing: hands out each body once it is whole. An
+    /// unfinished message at end of input is dropped.
+    private mutating func drainMessages(_ body: (Item) -> Bool) {
+        while !headerLost {
+            if skipping > 0 {
+                let n = min(skipping, end - start)
+                let kept = min(n, prefix.count - prefixCount)
+                if kept > 0 {
+                    (prefix.baseAddress! + prefixCount).copyMemory(from: buffer.baseAddress! + start, byteCount: kept)
+                    prefixCount += kept
+                }
+                start += n
+                skipping -= n
+                if skipping > 0 || !body(.tooLong(prefix: keptPrefix)) { return }
+                continue
+            }
+            if let length = bodyLength {
+                guard end - start >= length else { return }
+                let bytes = UnsafeRawBufferPointer(start: buffer.baseAddress! + start, count: length)
+                start += length
+                bodyLength = nil
+                if !body(.line(bytes)) { return }
+                continue
+            }
+            guard start < end else { return }
+            guard let blockEnd = ContentLengthHeader.blockEnd(in: unread) else {
+                if end - start < ContentLengthHeader.maxBlockBytes { return }
+                loseHeader("the header block is longer than \(ContentLengthHeader.maxBlockBytes) bytes", body)
+                return
+            }
+            let block = UnsafeRawBufferPointer(rebasing: unread[..<blockEnd])
+            if blockEnd > ContentLengthHeader.maxBlockBytes {
+                loseHeader("the header block is longer than \(ContentLengthHeader.maxBlockBytes) bytes", body)
+                return
+            }
+            switch ContentLengthHeader.bodyLength(of: block) {
+            case .failure(let error):
+                loseHeader(error.reason, body)
+                return
+            case .success(let length):
+                start += blockEnd
+                if length > maxLineBytes {
+                    skipping = length
+                    prefixCount = 0
+                } else {
+                    bodyLength = length
+                }
+            }
+        }
+    }
+
+    private mutating func loseHeader(_ reason: String, _ body: (Item) -> Bool) {
+        headerLost = true
+        start = end
+        _ = body(.unreadableHeader(reason))
+    }
+
     /// Moves the unfinished line to the front; grows the buffer for a long line up to the
     /// limit, and past the limit drops what is held and starts discarding.
     private mutating func makeRoom() {
@@ -98,9 +183,9 @@ public struct LineReader {
             start = 0
             end = pending
         }
-        if discarding {
+        if discarding || headerLost {
             end = 0
-        } else if end > maxLineBytes {
+        } else if end > maxLineBytes && framing != .contentLength {
             // The held bytes are the line's start: keep a little of it, drop the rest.
             prefixCount = min(end, prefix.count)
             prefix.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<prefixCount]))

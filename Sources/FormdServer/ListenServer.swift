@@ -44,6 +44,8 @@ public final class ListenServer {
     private var acceptPausedUntil = 0.0
     /// The `--state` observer could not commit: nothing more is written.
     public private(set) var halted = false
+    /// Where a `Content-Length` connection's new output is framed before it is appended back.
+    private var framingScratch = JSONWriter(reservingCapacity: 0)
 
     public init(daemon: Daemon, listener: UnixSocket.Listener, options: ListenOptions = ListenOptions(), wakeFD: Int32 = -1) {
         self.daemon = daemon
@@ -182,7 +184,13 @@ public final class ListenServer {
                 return
             }
         }
+        if let framing = c.reader.framing { c.client.framing = framing }
         handleLines(of: c)
+        if let reason = c.client.unreadableHeader {
+            warn("closing a client at message \(c.client.lineNumber): unreadable header: \(reason)")
+            c.finish(now: now())
+            return
+        }
         // An unterminated last line is dropped: a client that went away mid-line (or
         // mid-request) changes nothing.
         if c.inputEnded && !c.stalled && c.phase == .open && !shuttingDown {
@@ -200,6 +208,7 @@ public final class ListenServer {
                 asker = c
                 return false
             }
+            if c.client.unreadableHeader != nil { return false }
             if c.pending >= pauseAt {
                 c.stalled = true
                 return false
@@ -238,6 +247,7 @@ public final class ListenServer {
     private func write(_ c: Connection, now t: Double) {
         var broken = false
         var progressed = false
+        c.frameNewOutput(using: &framingScratch)
         c.out.withUnsafeBytes { raw in
             while c.sent < raw.count {
                 let n = send(c.fd, raw.baseAddress! + c.sent, raw.count - c.sent, Int32(MSG_NOSIGNAL))
@@ -267,11 +277,14 @@ public final class ListenServer {
     /// it, and queues the final `error` notification.
     private func overflow(_ c: Connection, now t: Double) {
         var keep = c.sent
-        if c.midLine {
+        if c.client.framing == .contentLength {
+            keep = c.endOfMessageBeingSent()
+        } else if c.midLine {
             while keep < c.out.count && c.out[keep] != UInt8(ascii: "\n") { keep += 1 }
             keep = min(keep + 1, c.out.count)
         }
         c.out.truncate(to: keep)
+        c.framed = min(c.framed, keep)
         let limit = options.maxClientBuffer
         let error = ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: more than \(limit) bytes of output waited for this client, so it is disconnected; reconnect and resync with getState (raise the limit with --max-client-buffer)")
         MessageWriter.writeErrorNotification(error, to: &c.out)
@@ -345,6 +358,10 @@ final class Connection {
     var sent = 0
     /// The bytes written so far end inside a line (its rest is at `out[sent...]`).
     var midLine = false
+    /// `contentLength`: bytes of `out` already framed (the rest are lines still to frame).
+    var framed = 0
+    /// `contentLength`: where a framed message starts, at or before `sent`.
+    var messageStart = 0
     var client = ClientState()
     var phase = Phase.open
     /// End of input was read; complete lines may still wait (`stalled`).
@@ -375,7 +392,7 @@ final class Connection {
     }
 
     /// Forgets written bytes: all of them when everything went out, else once they are
-    /// a large part of the buffer.
+    /// a large part of the buffer (for `contentLength`, up to the message being sent).
     func compact() {
         if sent == out.count {
             if out.capacity > 1 << 20 {
@@ -384,10 +401,47 @@ final class Connection {
                 out.removeAll()
             }
             sent = 0
+            framed = 0
+            messageStart = 0
         } else if sent >= 1 << 16 && sent * 2 >= out.count {
-            out.removeFirst(sent)
-            sent = 0
+            let forgotten = client.framing == .contentLength ? startOfMessageBeingSent() : sent
+            out.removeFirst(forgotten)
+            sent -= forgotten
+            framed -= forgotten
+            messageStart = 0
         }
+    }
+
+    /// `contentLength`: gives the lines appended since the last call their headers.
+    func frameNewOutput(using scratch: inout JSONWriter) {
+        guard client.framing == .contentLength, framed < out.count else { return }
+        scratch.removeAll()
+        let from = framed
+        out.withUnsafeBytes { ContentLengthHeader.frame(UnsafeRawBufferPointer(rebasing: $0[from...]), into: &scratch) }
+        out.truncate(to: from)
+        out.writeRaw(scratch)
+        framed = out.count
+    }
+
+    /// `contentLength`: where the message that `sent` falls in starts (`sent` itself at a
+    /// message boundary).
+    private func startOfMessageBeingSent() -> Int {
+        out.withUnsafeBytes { bytes in
+            while messageStart < sent {
+                let end = ContentLengthHeader.messageEnd(in: bytes, from: messageStart)
+                if end > sent { break }
+                messageStart = end
+            }
+        }
+        return messageStart
+    }
+
+    /// `contentLength`: where the message that `sent` falls in ends (`sent` itself at a
+    /// message boundary).
+    func endOfMessageBeingSent() -> Int {
+        let start = startOfMessageBeingSent()
+        if start == sent { return sent }
+        return out.withUnsafeBytes { ContentLengthHeader.messageEnd(in: $0, from: start) }
     }
 }
 

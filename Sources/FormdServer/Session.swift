@@ -35,6 +35,14 @@ public struct Session: Sendable {
     public var lineNumber: Int { client.lineNumber }
     /// Set once `shutdown` has been answered; the caller stops reading.
     public var isShutDown: Bool { client.isShutDown }
+    /// How the client's messages are delimited; the stdio server sets it once the first
+    /// bytes chose it.
+    public var framing: Framing {
+        get { client.framing }
+        set { client.framing = newValue }
+    }
+    /// Why the input's header block could not be read, once it could not (`ClientState`).
+    public var unreadableHeader: String? { client.unreadableHeader }
     /// How this client counts positions and what `textChanged` carries (`initialize`).
     public var positionEncoding: PositionEncoding { client.positionEncoding }
     public var textSync: TextSync { client.textSync }
@@ -79,6 +87,11 @@ public struct ClientState: Sendable {
     public internal(set) var subscription = Subscription()
     /// Set once this client's `shutdown` has been answered.
     public internal(set) var isShutDown = false
+    /// How this client's messages are delimited (its first bytes chose it).
+    public var framing = Framing.ndjson
+    /// Why a `Content-Length` header block could not be read, once one could not: the
+    /// stream cannot be resynchronised, so the connection ends after the `error` notification.
+    public internal(set) var unreadableHeader: String? = nil
 
     public init() {}
 }
@@ -161,6 +174,10 @@ public struct Daemon: Sendable {
             refuseLongLine(id: id, client: client, into: &w)
         case .unreadable(let id, let error):
             writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
+        case .unreadableHeader(let reason):
+            client.unreadableHeader = reason
+            let error = ProtocolError(.parseError, "unreadable header: \(reason); a Content-Length stream cannot be resynchronised, so the connection is closed")
+            writeLine(&w) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: nil, to: &$0) }
         case .request(let envelope):
             if handle(envelope, client: &client, into: &w, peers: &peers) != nil { w.writeRaw("\n") }
         case .batch(let batch):
@@ -206,7 +223,7 @@ public struct Daemon: Sendable {
         switch answer {
         case .initialize(let encoding, let sync):
             MessageWriter.openResponse(id: id, to: &w)
-            ServerInfo.writeInitializeResult(positionEncoding: encoding, textSync: sync, to: &w)
+            ServerInfo.writeInitializeResult(positionEncoding: encoding, textSync: sync, framing: client.framing, to: &w)
             w.writeRaw("}")
         case .empty:
             MessageWriter.writeResponse(id: id, .done, to: &w)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FormdJSON
+import FormdProtocol
 
 /// Runs a session over a pair of file descriptors until end of input, `shutdown`, a
 /// termination signal or a closed output.
@@ -35,14 +36,28 @@ public struct StdioServer {
         self.output = OutputChannel(fd: output)
     }
 
+    /// The input's `Content-Length` header block could not be read: the conversation ended
+    /// there (said on stderr and in an `error` notification), and formd exits 1.
+    public var lostFraming: Bool { session.unreadableHeader != nil }
+
     /// Returns when the conversation is over; everything answered has been flushed.
     public mutating func run() {
+        defer {
+            if let reason = session.unreadableHeader {
+                let text = Array("formd: unreadable header on stdin at message \(session.lineNumber): \(reason); stopping\n".utf8)
+                _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            }
+        }
         // One byte of slack for a trailing `\r`, which the decoder strips before it
         // measures the line against the limit.
         let input = InputLines(fd: inputFD, maxLineBytes: min(session.limits.maxLineBytes, Int.max >> 2) + 1)
         while !stopped {
             guard waitForInput() else { break }
             let result = input.reader.fill()
+            if let framing = input.reader.framing, framing != output.framing {
+                output.framing = framing
+                session.framing = framing
+            }
             switch result {
             case .data:
                 handleLines(from: &input.reader, final: false)
@@ -61,8 +76,8 @@ public struct StdioServer {
             // a read-ahead thread; a read that took exactly what was there is answered now,
             // not after input that may never come.
             let moreWaiting = !input.reader.drainedInput && inputReady()
-            if moreWaiting && !stopped, let burst = ReadAhead(input: input, output: output.fd, limits: session.limits,
-                                                               flushThreshold: flushThreshold) {
+            if moreWaiting && !stopped, let burst = ReadAhead(input: input, output: output.fd, framing: output.framing,
+                                                               limits: session.limits, flushThreshold: flushThreshold) {
                 guard serve(burst) else { break }
                 continue
             }
@@ -143,11 +158,11 @@ public struct StdioServer {
     private mutating func handle(_ line: consuming DecodedLine) -> Bool {
         session.handle(line, into: &output.writer)
         if output.pendingBytes >= flushThreshold || session.heldCount >= heldThreshold { flush() }
-        return !session.isShutDown && !output.isClosed && !halted && !(burst?.outputClosed ?? false)
+        return !session.isShutDown && !output.isClosed && !halted && !(burst?.outputClosed ?? false) && !lostFraming
     }
 
     private var stopped: Bool {
-        session.isShutDown || output.isClosed || halted || Signals.terminationRequested
+        session.isShutDown || output.isClosed || halted || Signals.terminationRequested || lostFraming
     }
 
     /// Sleeps until the input has something to read. False when a termination signal

@@ -29,7 +29,7 @@ func serve(_ options: ServeOptions) -> (store: StateStore?, halted: Bool) {
     session.observer = store
     var server = StdioServer(session: consume session)
     server.run()
-    return (store, server.halted)
+    return (store, server.halted || server.lostFraming)
 }
 
 /// The engine from `--form`, then from `--state` if it holds one, and the store.
