@@ -128,6 +128,8 @@ class LineClient {
     private(set) var events: [[String: Any]] = []
     /// Set once the daemon closed the connection.
     private(set) var atEnd = false
+    /// Speaks `Content-Length` messages instead of lines (`FramedMessages`), both ways.
+    var contentLength = false
 
     init(name: String) {
         self.name = name
@@ -138,7 +140,7 @@ class LineClient {
     var readFD: Int32 { fatalError("abstract") }
     func writeBytes(_ data: Data) { fatalError("abstract") }
 
-    func send(_ line: String) { writeBytes(Data((line + "\n").utf8)) }
+    func send(_ line: String) { writeBytes(contentLength ? FramedMessages.frame(line) : Data((line + "\n").utf8)) }
 
     /// Sends a request without waiting; returns its id.
     @discardableResult
@@ -203,9 +205,14 @@ class LineClient {
         return object
     }
 
+    /// The next line, or the next message's body when `contentLength`.
     func readLine(until deadline: Date) -> String? {
         while true {
-            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if contentLength, let (body, rest) = FramedMessages.first(Data(buffer)[...]) {
+                buffer = Array(rest)
+                return String(decoding: body, as: UTF8.self)
+            }
+            if !contentLength, let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)
                 return line

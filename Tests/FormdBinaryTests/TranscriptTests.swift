@@ -30,23 +30,49 @@ final class TranscriptTests: XCTestCase {
         }
     }
 
-    func testEveryTranscriptReplaysExactly() throws {
+    private func transcripts() throws -> [Transcript] {
         let dir = FormdProcess.packageRoot.appendingPathComponent("protocol/transcripts")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".jsonl") }.sorted()
         XCTAssertFalse(files.isEmpty, "no transcripts in \(dir.path)")
-        for file in files {
-            let t = Transcript(name: file, text: try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8))
-            XCTAssertFalse(t.input.isEmpty, "\(file): no input lines")
+        return try files.map { Transcript(name: $0, text: try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8)) }
+    }
+
+    func testEveryTranscriptReplaysExactly() throws {
+        for t in try transcripts() {
+            XCTAssertFalse(t.input.isEmpty, "\(t.name): no input lines")
             let output = try FormdProcess.run(t.args, input: t.input.map { $0 + "\n" }.joined())
-            XCTAssertEqual(output.status, 0, "\(file): exit status; stderr: \(output.stderr)")
-            let actual = output.stdoutLines
-            for i in 0..<max(actual.count, t.expected.count) {
-                let want = i < t.expected.count ? t.expected[i] : "(nothing)"
-                let got = i < actual.count ? actual[i] : "(nothing)"
-                if want != got {
-                    XCTFail("\(file): output line \(i + 1) differs\n  expected: \(want)\n  actual:   \(got)")
-                    break
-                }
+            compare(t.name, output, t.expected)
+        }
+    }
+
+    /// The same conversations with every line sent as a `Content-Length` message (an empty
+    /// line as an empty body): the same answers come back, each as a message, and
+    /// `initialize` says `contentLength`.
+    func testEveryTranscriptReplaysExactlyInContentLengthFraming() throws {
+        for t in try transcripts() {
+            var input = Data()
+            for line in t.input { input.append(FramedMessages.frame(Data(line.utf8))) }
+            let raw = try FormdProcess.run(t.args, inputData: input)
+            var output = raw
+            guard let bodies = FramedMessages.split(Data(raw.stdout.utf8)) else {
+                XCTFail("\(t.name): the output is not a sequence of Content-Length messages: \(raw.stdout.prefix(300))")
+                continue
+            }
+            output.stdout = bodies.map { String(decoding: $0, as: UTF8.self) + "\n" }.joined()
+            let expected = t.expected.map { $0.replacingOccurrences(of: "\"framing\":\"ndjson\"", with: "\"framing\":\"contentLength\"") }
+            compare(t.name + " (Content-Length)", output, expected)
+        }
+    }
+
+    private func compare(_ name: String, _ output: FormdProcess.Output, _ expected: [String]) {
+        XCTAssertEqual(output.status, 0, "\(name): exit status; stderr: \(output.stderr)")
+        let actual = output.stdoutLines
+        for i in 0..<max(actual.count, expected.count) {
+            let want = i < expected.count ? expected[i] : "(nothing)"
+            let got = i < actual.count ? actual[i] : "(nothing)"
+            if want != got {
+                XCTFail("\(name): output line \(i + 1) differs\n  expected: \(want)\n  actual:   \(got)")
+                break
             }
         }
     }
