@@ -14,6 +14,9 @@
 (require 'cl-lib)
 (require 'formd)
 
+;; As in an interactive Emacs (batch mode starts without it).
+(transient-mark-mode 1)
+
 (defconst formd-test-root
   (expand-file-name "../.." (file-name-directory (or load-file-name buffer-file-name)))
   "The repository root.")
@@ -114,8 +117,10 @@
 (ert-deftest formd-chain-submits-values ()
   "Focus, type, RET to password, DEL back on empty, type, RET submits."
   (formd-test-with-login
-    (let ((proc (formd-session-process formd--session))
-          (stderr (formd-session-stderr-buffer formd--session)))
+    (let* ((conn (formd-session-connection formd--session))
+           (proc (formd-session-process formd--session))
+           (output (process-buffer proc))
+           (stderr (jsonrpc-stderr-buffer (formd-session-connection formd--session))))
       ;; Focus: TAB is focusNext.
       (formd-test-key "TAB")
       (should (equal (formd-test-lines) '("> Email:    " "  Password: ")))
@@ -157,9 +162,11 @@
       ;; The hook got the values; secure fields are withheld by default.
       (should (equal formd-test-submitted '((("email" . "ada@example.com")))))
       (should (assoc "submitted" formd-test-events))
-      ;; The buffer, the daemon and its stderr pipe are gone, cleanly.
+      ;; The buffer, the daemon and the connection's buffers are gone, cleanly.
       (should-not (buffer-live-p buf))
+      (should-not (buffer-live-p output))
       (should-not (buffer-live-p stderr))
+      (should-not (get-buffer (format "*%s events*" (jsonrpc-name conn))))
       (should (eq (process-status proc) 'exit))
       (should (= (process-exit-status proc) 0)))))
 
@@ -200,8 +207,7 @@
                      (concat "> Password: " (make-string (length secret) ?•))))
       (should-not (string-search secret (formd-test-all-text)))
       ;; Edits in the middle of the masks still build the right secret.
-      (formd-test-key "DEL")
-      (backward-char 3)
+      (formd-test-key "DEL C-b C-b C-b")
       (formd-test-type "Q")
       (formd-test-key "<end>")
       (should (equal (alist-get 'length (formd-test-field-state "password"))
@@ -347,6 +353,365 @@
                                                 (process-live-p p)))
                                (process-list))))
       (delete-file file))))
+
+;;;; Typing at the caret
+
+(defun formd-test-secret (id)
+  "Field ID's text, fetched with includeSecrets (for secure fields)."
+  (alist-get 'text (cl-find id (alist-get 'fields (formd-call nil "getState"
+                                                             '((includeSecrets . t))))
+                            :key (lambda (f) (alist-get 'id f)) :test #'equal)))
+
+(defun formd-test-caret (id)
+  "Field ID's selection in the daemon, as (START . END)."
+  (let ((sel (alist-get 'selection (formd-test-field-state id))))
+    (cons (alist-get 'start sel) (alist-get 'end sel))))
+
+(defun formd-test-column ()
+  "Point's offset in the text of the field on its line."
+  (- (point) (nth 1 (gethash (get-text-property (line-beginning-position) 'formd-field)
+                            (formd-session-positions formd--session)))))
+
+(defconst formd-test-otp (expand-file-name "examples/otp.json" formd-test-root)
+  "Six one-digit boxes with autoAdvance.")
+
+(ert-deftest formd-del-in-middle-of-password ()
+  "DEL in the middle of a password removes the character before point."
+  (formd-test-with-login
+    (formd-test-key "TAB RET")                 ; email is empty: RET is ignored
+    (formd-test-key "S-<tab>")                 ; wraps to the password
+    (should (= (formd-test-marked) 2))
+    (formd-test-type "abcdef")
+    (formd-test-key "C-b C-b")
+    (should (equal (formd-test-caret "password") '(4 . 4)))
+    (should (= (formd-test-column) 4))
+    (formd-test-key "DEL")
+    (should (equal (formd-test-secret "password") "abcef"))
+    (should (equal (nth 1 (formd-test-lines)) "> Password: •••••"))
+    (should (= (formd-test-column) 3))
+    (formd-test-key "C-d")
+    (should (equal (formd-test-secret "password") "abcf"))
+    ;; Word motion and deletes treat a masked text as one word.
+    (formd-test-key "M-b")
+    (should (= (formd-test-column) 0))
+    (formd-test-key "M-f")
+    (should (= (formd-test-column) 4))
+    (formd-test-key "C-a")
+    (formd-test-key "M-d")
+    (should (equal (formd-test-secret "password") ""))
+    (should-not (string-search "abc" (formd-test-all-text)))
+    (should-not (cl-some (lambda (k) (string-search "abc" k)) kill-ring))))
+
+(ert-deftest formd-motion-keys-move-formd-caret ()
+  "C-a C-e C-b C-f M-b M-f are moveCaret; other motion is a select."
+  (formd-test-with-login
+    (formd-test-key "TAB")
+    (formd-test-type "one two three")
+    (formd-test-key "C-a")
+    (should (equal (formd-test-caret "email") '(0 . 0)))
+    (should (= (formd-test-column) 0))
+    (formd-test-key "M-f")
+    (should (equal (formd-test-caret "email") '(3 . 3)))
+    (formd-test-key "C-f C-f")
+    (should (equal (formd-test-caret "email") '(5 . 5)))
+    (formd-test-key "C-e")
+    (should (equal (formd-test-caret "email") '(13 . 13)))
+    (formd-test-key "M-b C-b")
+    (should (equal (formd-test-caret "email") '(7 . 7)))
+    (should (= (formd-test-column) 7))
+    ;; Motion formd did not make (here Lisp, then C-n/C-p) becomes a select.
+    (goto-char (+ (nth 1 (gethash "email" (formd-session-positions formd--session))) 2))
+    (formd-test-key "C-n C-p")
+    (should (equal (formd-test-caret "email") '(2 . 2)))
+    ;; Point in the label moves into the text.
+    (beginning-of-line)
+    (formd-test-key "C-n C-p")
+    (should (= (formd-test-column) 0))
+    (should (equal (formd-test-caret "email") '(0 . 0)))
+    ;; A region in a field is formd's selection: typing replaces it.
+    (formd-test-key "C-SPC M-f")
+    (should (equal (formd-test-caret "email") '(0 . 3)))
+    (should (region-active-p))
+    (formd-test-type "1")
+    (should (equal (alist-get 'text (formd-test-field-state "email")) "1 two three"))
+    (should-not (region-active-p))))
+
+(ert-deftest formd-undo-redo-typing-runs ()
+  "C-/ undoes a run of typing as one step; C-? (C-M-_) redoes it."
+  (formd-test-with-login
+    (formd-test-key "TAB")
+    (formd-test-type "ada")
+    (formd-test-key "C-a")                    ; ends the run
+    (formd-test-type "x")
+    (should (equal (alist-get 'text (formd-test-field-state "email")) "xada"))
+    (formd-test-key "C-/")
+    (should (equal (alist-get 'text (formd-test-field-state "email")) "ada"))
+    (should (equal (car (formd-test-lines)) "> Email:    ada"))
+    (formd-test-key "C-/")
+    (should (equal (alist-get 'text (formd-test-field-state "email")) ""))
+    (formd-test-key "C-M-_")
+    (should (equal (alist-get 'text (formd-test-field-state "email")) "ada"))
+    (should (= (formd-test-column) 3))
+    (formd-test-key "C-?")
+    (should (equal (alist-get 'text (formd-test-field-state "email")) "xada"))
+    (formd-test-key "C-_")
+    (formd-test-key "C-_")
+    (formd-test-key "C-_")                    ; nothing left: a message, no error
+    (should (equal (alist-get 'text (formd-test-field-state "email")) ""))
+    (should (eq buffer-undo-list t))))
+
+(ert-deftest formd-kills-and-the-kill-ring ()
+  "C-k, M-d and M-DEL delete (and kill plain text); masked fields keep the kill ring clean."
+  (let ((kill-ring nil) (kill-ring-yank-pointer nil))
+    (formd-test-with-login
+      (formd-test-key "TAB")
+      (formd-test-type "one two_2, three")
+      (formd-test-key "M-DEL")
+      (should (equal (alist-get 'text (formd-test-field-state "email")) "one two_2, "))
+      (should (equal (car kill-ring) "three"))
+      (formd-test-key "C-/")
+      (should (equal (alist-get 'text (formd-test-field-state "email")) "one two_2, three"))
+      (formd-test-key "M-DEL M-DEL")           ; consecutive kills append, as in Emacs
+      (should (equal (alist-get 'text (formd-test-field-state "email")) "one "))
+      (should (equal (car kill-ring) "two_2, three"))
+      (formd-test-key "C-a M-d")
+      (should (equal (alist-get 'text (formd-test-field-state "email")) " "))
+      (should (equal (car kill-ring) "one"))
+      (formd-test-key "C-y")
+      (should (equal (alist-get 'text (formd-test-field-state "email")) "one "))
+      (formd-test-key "C-a C-k")
+      (should (equal (alist-get 'text (formd-test-field-state "email")) ""))
+      (should (equal (car kill-ring) "one "))
+      (formd-test-type "ada@example.com")
+      (formd-test-key "C-a C-SPC M-f M-w")
+      (should (equal (car kill-ring) "ada"))
+      (formd-test-key "C-w")
+      (should (equal (alist-get 'text (formd-test-field-state "email")) "@example.com"))
+      (formd-test-key "RET")
+      (formd-test-type "hunter22")
+      (let ((before (copy-sequence kill-ring)))
+        (formd-test-key "C-a C-SPC C-e")
+        (should (region-active-p))
+        (should-error (formd-test-key "M-w") :type 'user-error)
+        (should-error (formd-test-key "C-w") :type 'user-error)
+        (formd-test-key "C-g C-a C-k")
+        (should (equal (formd-test-secret "password") ""))
+        (formd-test-type "hunter22")
+        (formd-test-key "M-DEL")
+        (should (equal (formd-test-secret "password") ""))
+        (should (equal kill-ring before)))
+      (should-not (cl-some (lambda (k) (string-search "hunter" k)) kill-ring)))))
+
+(ert-deftest formd-otp-autoadvance ()
+  "Typing 123456 into the otp form fills the six boxes, moving on by itself."
+  (let* ((formd-submit-functions nil)
+         (buf (formd-open formd-test-otp)))
+    (unwind-protect
+        (progn
+          (formd-test-type "12")
+          (should (equal (alist-get 'firstResponder (formd-test-state)) "d3"))
+          (formd-test-type "x")                 ; inputFilter refuses it
+          (should (equal (alist-get 'text (formd-test-field-state "d3")) ""))
+          (formd-test-type "3456")
+          (should (equal (mapcar (lambda (f) (alist-get 'text f))
+                                 (alist-get 'fields (formd-test-state)))
+                         '("1" "2" "3" "4" "5" "6")))
+          ;; Filling the last box left the form: nothing is focused.
+          (should (equal (formd-test-lines)
+                         '("  Digit 1: 1" "  Digit 2: 2" "  Digit 3: 3"
+                           "  Digit 4: 4" "  Digit 5: 5" "  Digit 6: 6")))
+          (should (equal (get-text-property (line-beginning-position) 'formd-field) "d6"))
+          ;; DEL deletes the 6, then on the empty box steps back.
+          (formd-test-key "DEL DEL")
+          (should (equal (alist-get 'firstResponder (formd-test-state)) "d5"))
+          (should (= (formd-test-marked) 5))
+          (formd-test-key "DEL")
+          (should (equal (alist-get 'text (formd-test-field-state "d5")) ""))
+          (formd-test-type "57")
+          (should (equal (alist-get 'text (formd-test-field-state "d6")) "7")))
+      (kill-buffer buf))))
+
+(ert-deftest formd-secrets-stay-out-of-emacs ()
+  "A password is in no buffer, undo list, kill ring, lossage or auto-save file."
+  (let* ((secret "Zebra-Quartz-9")
+         (dir (make-temp-file "formd-autosave" t))
+         (auto-save-list-file-prefix nil)
+         (kill-ring nil))
+    (unwind-protect
+        (formd-test-with-login
+          (formd-test-key "TAB")
+          (formd-test-type "ada@example.com")
+          (formd-test-key "RET")
+          ;; Even with auto-saving turned on by hand, only bullets reach the disk.
+          (auto-save-mode 1)
+          (setq buffer-auto-save-file-name (expand-file-name "form-autosave" dir))
+          (formd-test-type secret)
+          (formd-test-key "C-b C-b DEL M-DEL C-/ C-/")
+          (should (equal (formd-test-secret "password") secret))
+          (do-auto-save t)
+          (let ((saved (expand-file-name "form-autosave" dir)))
+            (should (file-exists-p saved))
+            (with-temp-buffer
+              (insert-file-contents saved)
+              (should (string-search "•" (buffer-string)))
+              (should-not (string-search "Zebra" (buffer-string)))))
+          (should (eq buffer-undo-list t))
+          (should-not (string-search "Zebra" (formd-test-all-text)))
+          (should-not (cl-some (lambda (k) (string-search "Zebra" k)) kill-ring))
+          (should-not (string-search "Zebra" (concat (recent-keys))))
+          (should-not (string-search "Zebra" (format "%S" formd-last-values))))
+      (delete-directory dir t))))
+
+(ert-deftest formd-submit-without-hook-messages-values ()
+  "With no `formd-submit-functions', a submit says the values and keeps them."
+  (let ((formd-last-values nil)
+        (formd-submit-functions nil)
+        (buf (formd-open formd-test-login))
+        (messages-start (with-current-buffer (messages-buffer) (point-max))))
+    (unwind-protect
+        (progn
+          (formd-test-key "TAB")
+          (formd-test-type "ada@example.com")
+          (formd-test-key "RET")
+          (formd-test-type "correct horse")
+          (formd-test-key "RET")
+          (should-not (buffer-live-p buf))
+          (should (equal formd-last-values '(("email" . "ada@example.com"))))
+          (let ((said (with-current-buffer (messages-buffer)
+                        (buffer-substring messages-start (point-max)))))
+            (should (string-search "email=\"ada@example.com\"" said))
+            (should (string-search "withheld: password" said))
+            (should-not (string-search "horse" said))))
+      (when (buffer-live-p buf) (kill-buffer buf)))))
+
+(ert-deftest formd-validation-messages-strings-or-objects ()
+  "A validation error is shown by its `message' when it is an object."
+  (should (equal (formd--validation-messages
+                  (list "is required"
+                        '((rule . "minLength") (message . "must be at least 8 characters"))))
+                 "is required, must be at least 8 characters")))
+
+(ert-deftest formd-notify-sends-notifications ()
+  "`formd-notify' sends without waiting; a failing one comes back as an error event."
+  (let* ((formd-test-events nil)
+         (formd-event-functions (list #'formd-test--record-event))
+         (s (formd-start formd-test-login)))
+    (unwind-protect
+        (progn
+          (formd-notify s "setText" '((field . "email") (text . "x@y.z")))
+          (formd-notify s "setText" '((field . "nope") (text . "x")))
+          (should (equal (alist-get 'text (cl-find "email" (alist-get 'fields (formd-call s "getState"))
+                                                   :key (lambda (f) (alist-get 'id f))
+                                                   :test #'equal))
+                         "x@y.z"))
+          (let ((err (cdr (assoc "error" formd-test-events))))
+            (should (equal (alist-get 'code err) -32001))))
+      (formd-stop s))))
+
+;;;; Attaching to a shared daemon
+
+(defmacro formd-test-with-daemon (form-file &rest body)
+  "Run BODY with `socket' bound to a `formd --listen' daemon serving FORM-FILE."
+  (declare (indent 1) (debug t))
+  `(let* ((dir (make-temp-file "formd-emacs" t))
+          (socket (expand-file-name "formd.sock" dir))
+          (daemon (progn
+                    (set-file-modes dir #o700)
+                    (make-process :name "formd-test-daemon" :noquery t
+                                  :buffer (generate-new-buffer " *formd-test-daemon*")
+                                  :connection-type 'pipe
+                                  :command (list formd-program "--listen" socket
+                                                 "--form" ,form-file)))))
+     (unwind-protect
+         (progn
+           (let ((deadline (+ (float-time) 5)))
+             (while (and (not (file-exists-p socket)) (< (float-time) deadline))
+               (accept-process-output daemon 0.02)))
+           (should (file-exists-p socket))
+           ,@body)
+       (when (process-live-p daemon) (interrupt-process daemon))
+       (let ((deadline (+ (float-time) 3)))
+         (while (and (process-live-p daemon) (< (float-time) deadline))
+           (accept-process-output daemon 0.02)))
+       (kill-buffer (process-buffer daemon))
+       (delete-directory dir t))))
+
+(defun formd-test-attach-scenario (socket daemon)
+  "Attach to SOCKET, type, watch another client, close; DAEMON keeps running."
+  (let* ((formd-submit-functions nil)
+         (buf (formd-attach socket))
+         (other (formd-connect socket)))
+    (unwind-protect
+        (progn
+          (should (formd-attached-p (buffer-local-value 'formd--session buf)))
+          (should (equal (formd-test-lines) '("  Email:    " "  Password: ")))
+          (formd-test-key "TAB")
+          (formd-test-type "ada")
+          (should (equal (alist-get 'text (cl-find "email" (alist-get 'fields (formd-call other "getState"))
+                                                   :key (lambda (f) (alist-get 'id f)) :test #'equal))
+                         "ada"))
+          ;; Another client's edit appears, without any key pressed here.
+          (formd-call other "setText" '((field . "email") (text . "script@example.com")))
+          (let ((deadline (+ (float-time) 3)))
+            (while (and (not (equal (car (formd-test-lines)) "> Email:    script@example.com"))
+                        (< (float-time) deadline))
+              (accept-process-output nil 0.02)))
+          (should (equal (car (formd-test-lines)) "> Email:    script@example.com"))
+          (formd-test-key "C-/")
+          (should (equal (car (formd-test-lines)) "> Email:    ada"))
+          ;; Closing the buffer leaves the daemon (and the other client) running.
+          (formd-test-key "C-c C-k")
+          (should-not (buffer-live-p buf))
+          (should (process-live-p daemon))
+          (should (equal (alist-get 'firstResponder (formd-call other "getState")) "email")))
+      (when (buffer-live-p buf) (kill-buffer buf))
+      (formd-stop other))))
+
+(ert-deftest formd-attach-over-socket ()
+  "`formd-attach' joins a running daemon over its socket (a local network process)."
+  (formd-test-with-daemon formd-test-login
+    (let ((formd-attach-method 'socket))
+      (formd-test-attach-scenario socket daemon))))
+
+(ert-deftest formd-attach-through-formd-attach ()
+  "`formd-attach' can also go through a `formd attach SOCKET' subprocess."
+  (formd-test-with-daemon formd-test-login
+    (let ((formd-attach-method 'process))
+      (formd-test-attach-scenario socket daemon))))
+
+(ert-deftest formd-attach-sees-remote-submit ()
+  "A submit by another client closes the attached buffer and keeps the values."
+  (formd-test-with-daemon formd-test-login
+    (let* ((formd-last-values nil)
+           (formd-submit-functions (list #'formd-test--record-submit))
+           (formd-test-submitted nil)
+           (buf (formd-attach socket))
+           (other (formd-connect socket)))
+      (unwind-protect
+          (progn
+            (formd-call other "setText" '((field . "email") (text . "a@b.co")))
+            (formd-call other "setText" '((field . "password") (text . "correct horse")))
+            (formd-call other "submit")
+            (let ((deadline (+ (float-time) 3)))
+              (while (and (buffer-live-p buf) (< (float-time) deadline))
+                (accept-process-output nil 0.02)))
+            (should-not (buffer-live-p buf))
+            (should (equal formd-test-submitted '((("email" . "a@b.co")))))
+            (should (equal formd-last-values '(("email" . "a@b.co"))))
+            (should (process-live-p daemon)))
+        (when (buffer-live-p buf) (kill-buffer buf))
+        (formd-stop other)))))
+
+(ert-deftest formd-attach-no-daemon ()
+  "Attaching to a socket nobody serves is a clear error and leaves nothing behind."
+  (let* ((dir (make-temp-file "formd-emacs" t))
+         (buffers (buffer-list)))
+    (unwind-protect
+        (let ((err (should-error (formd-attach (expand-file-name "none.sock" dir))
+                                 :type 'formd-error)))
+          (should (string-match-p "none\\.sock" (format "%S" err)))
+          (should (equal (cl-set-difference (buffer-list) buffers) nil)))
+      (delete-directory dir t))))
 
 (provide 'formd-tests)
 ;;; formd-tests.el ends here
