@@ -1072,6 +1072,23 @@ Point in a label moves into the text."
                                         (error-message-string err)))
                  (formd--render s))))))))))
 
+(defun formd--compose (input-method key)
+  "Run INPUT-METHOD on KEY so that it can compose in a plain field.
+Input methods pass keys through untranslated in a read-only buffer; in
+a plain field this lets the method show its preview at point, and what
+it commits is typed with `formd-self-insert' as usual.  In a masked
+field keys stay untranslated, so no preview ever shows what is typed."
+  (let* ((s formd--session)
+         (id (formd--field-id-at-point))
+         (f (and s id (formd--field s id))))
+    (if (and f (not (formd--masked-p f)))
+        (let ((buffer-read-only nil)) (funcall input-method key))
+      (funcall input-method key))))
+
+(defun formd--allow-input-method ()
+  "Let the input method just activated in this form buffer compose."
+  (add-function :around (local 'input-method-function) #'formd--compose))
+
 (defvar formd-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map [remap self-insert-command] #'formd-self-insert)
@@ -1139,6 +1156,7 @@ no undo list and is never auto-saved.
   (setq truncate-lines t)
   (setq-local revert-buffer-function (lambda (&rest _) (formd-refresh)))
   (add-hook 'post-command-hook #'formd--sync-selection nil t)
+  (add-hook 'input-method-activate-hook #'formd--allow-input-method nil t)
   (add-hook 'kill-buffer-hook #'formd--kill-buffer-hook nil t))
 
 (defun formd--kill-buffer-hook ()
