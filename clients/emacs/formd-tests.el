@@ -72,12 +72,13 @@
   "Type STRING (as a vector: a string macro would read non-ASCII as Meta)."
   (execute-kbd-macro (vconcat string)))
 
-(defun formd-test-state ()
-  "The daemon's view of the form (no secrets)."
-  (formd-call nil "getState"))
+(defun formd-test-state (&optional session)
+  "The daemon's view of the form of SESSION (default: this buffer's), no secrets."
+  (formd-call session "getState"))
 
-(defun formd-test-field-state (id)
-  (cl-find id (alist-get 'fields (formd-test-state))
+(defun formd-test-field-state (id &optional session)
+  "Field ID's state in the daemon of SESSION (default: this buffer's)."
+  (cl-find id (alist-get 'fields (formd-test-state session))
            :key (lambda (f) (alist-get 'id f)) :test #'equal))
 
 (defun formd-test-all-text ()
@@ -294,7 +295,7 @@
     (should (equal (car (formd-test-lines)) "> Email:    ada@example.comé👍"))))
 
 (ert-deftest formd-call-is-synchronous ()
-  "`formd-call' returns results, handles events first and signals errors."
+  "`formd-call' returns results, handles events first and signals errors; `formd-notify'."
   (let* ((formd-test-events nil)
          (formd-event-functions (list #'formd-test--record-event))
          (s (formd-start formd-test-login)))
@@ -313,6 +314,11 @@
           (should (equal (formd-session-first-responder s) "email"))
           (should (equal (formd-call s "setText" '(:field "email" :text "a@b.co"))
                          '((applied . t))))
+          ;; Notifications: no response; a failing one comes back as an error event.
+          (should-not (formd-notify s "setText" '((field . "email") (text . "x@y.z"))))
+          (should-not (formd-notify s "setText" '((field . "nope") (text . "x"))))
+          (should (equal (alist-get 'text (formd-test-field-state "email" s)) "x@y.z"))
+          (should (equal (alist-get 'code (cdr (assoc "error" formd-test-events))) -32001))
           (let ((err (should-error (formd-call s "setText" '((field . "nope") (text . "x")))
                                    :type 'formd-rpc-error)))
             (should (equal (formd-error-code err) -32001)))
@@ -591,23 +597,6 @@
                         '((rule . "minLength") (message . "must be at least 8 characters"))))
                  "is required, must be at least 8 characters")))
 
-(ert-deftest formd-notify-sends-notifications ()
-  "`formd-notify' sends without waiting; a failing one comes back as an error event."
-  (let* ((formd-test-events nil)
-         (formd-event-functions (list #'formd-test--record-event))
-         (s (formd-start formd-test-login)))
-    (unwind-protect
-        (progn
-          (formd-notify s "setText" '((field . "email") (text . "x@y.z")))
-          (formd-notify s "setText" '((field . "nope") (text . "x")))
-          (should (equal (alist-get 'text (cl-find "email" (alist-get 'fields (formd-call s "getState"))
-                                                   :key (lambda (f) (alist-get 'id f))
-                                                   :test #'equal))
-                         "x@y.z"))
-          (let ((err (cdr (assoc "error" formd-test-events))))
-            (should (equal (alist-get 'code err) -32001))))
-      (formd-stop s))))
-
 ;;;; Attaching to a shared daemon
 
 (defmacro formd-test-with-daemon (form-file &rest body)
@@ -647,9 +636,7 @@
           (should (equal (formd-test-lines) '("  Email:    " "  Password: ")))
           (formd-test-key "TAB")
           (formd-test-type "ada")
-          (should (equal (alist-get 'text (cl-find "email" (alist-get 'fields (formd-call other "getState"))
-                                                   :key (lambda (f) (alist-get 'id f)) :test #'equal))
-                         "ada"))
+          (should (equal (alist-get 'text (formd-test-field-state "email" other)) "ada"))
           ;; Another client's edit appears, without any key pressed here.
           (formd-call other "setText" '((field . "email") (text . "script@example.com")))
           (let ((deadline (+ (float-time) 3)))
