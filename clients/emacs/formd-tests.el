@@ -534,7 +534,14 @@
           (formd-test-key "DEL")
           (should (equal (alist-get 'text (formd-test-field-state "d5")) ""))
           (formd-test-type "57")
-          (should (equal (alist-get 'text (formd-test-field-state "d6")) "7")))
+          (should (equal (alist-get 'text (formd-test-field-state "d6")) "7"))
+          ;; A pasted code fills the boxes in turn.
+          (formd-call nil "reset")
+          (kill-new "654321")
+          (formd-test-key "M-< C-y")
+          (should (equal (mapcar (lambda (f) (alist-get 'text f))
+                                 (alist-get 'fields (formd-test-state)))
+                         '("6" "5" "4" "3" "2" "1"))))
       (kill-buffer buf))))
 
 (ert-deftest formd-secrets-stay-out-of-emacs ()

@@ -862,13 +862,22 @@ with `autoAdvance' moves on after the first."
 
 (defun formd-yank ()
   "Paste the latest kill at formd's caret in the field on point's line.
-This is `editAction paste': one undo step, filtered and bounded like typing."
+This is `editAction paste': one undo step, filtered and bounded like
+typing.  A paste too long for a field with `autoAdvance' (a whole
+one-time code into the first of its boxes) is typed instead, one
+character after the other, so it fills the boxes in turn."
   (interactive)
   (let ((text (formd--single-line (current-kill 0))))
     (unless (string-empty-p text)
-      (pcase-let ((`(,s ,id ,result)
-                   (formd--edit "editAction" `((action . "paste") (text . ,text)))))
-        (unless (alist-get 'performed result) (formd--refused s id result))))))
+      (pcase-let* ((`(,s ,id ,result)
+                    (formd--edit "editAction" `((action . "paste") (text . ,text))))
+                   (f (formd--field s id)))
+        (cond ((alist-get 'performed result))
+              ((and (equal (alist-get 'reason result) "maxLength") f (gethash 'autoAdvance f))
+               (cl-loop for c across text
+                        while (formd-session-first-responder s)
+                        do (formd-insert (string c))))
+              (t (formd--refused s id result)))))))
 
 (defun formd--removed-text (old new)
   "The text a deletion took out of OLD to leave NEW."
