@@ -622,7 +622,8 @@ This is the connection's notification dispatcher."
                                             (formd--validation-messages (alist-get 'errors e))))
                                   (alist-get 'errors params) "; "))))
            ("submitted"
-            (when (eq (formd-session-state s) 'running)
+            ;; A form shown in a buffer is done; a Lisp session just sees the event.
+            (when (and (eq (formd-session-state s) 'running) (formd-session-buffer s))
               (setf (formd-session-pending-submit s)
                     (cons (alist-get 'values params) (alist-get 'withheld params)))))))
        (unless (member method '("returnPressed" "deletePressed" "changeRejected" "submitted"))
