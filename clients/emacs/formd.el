@@ -370,7 +370,8 @@ killed or was a socket connection."
             (message-log-max nil))
         (while (and proc (process-live-p proc) (< (float-time) deadline))
           (accept-process-output proc 0.05))
-        (when (and proc (process-live-p proc)) (delete-process proc))
+        ;; Deleting an exited process makes Emacs run its sentinel now.
+        (when proc (delete-process proc))
         ;; Give jsonrpc.el's sentinel a moment to run before its buffers
         ;; go; if it runs later, `formd--connection-ended' cleans up again.
         (let ((deadline (min deadline (+ (float-time) 0.2))))
@@ -745,7 +746,7 @@ VALUES are the submitted event's values; WITHHELD the secure fields left out."
                    (first (gethash 'isFirstResponder f))
                    (label (formd--label f))
                    (display (or (gethash 'display f) ""))
-                   (start (point))
+                   (start (progn (unless (bobp) (insert "\n")) (point)))
                    vstart)
               (insert (if first formd-responder-mark blank)
                       (propertize (concat label ":") 'face 'formd-label)
@@ -765,7 +766,6 @@ VALUES are the submitted event's values; WITHHELD the secure fields left out."
                                (formd--beside-text (concat "  " (formd--validation-messages
                                                                  (gethash 'errors f)))
                                                    'formd-field-error))))
-              (insert "\n")
               (put-text-property start (point) 'formd-field id)
               (cond ((not (gethash 'enabled f t))
                      (overlay-put (make-overlay start (point)) 'face 'formd-disabled))
