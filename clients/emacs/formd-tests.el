@@ -500,7 +500,8 @@
         (should (region-active-p))
         (should-error (formd-test-key "M-w") :type 'user-error)
         (should-error (formd-test-key "C-w") :type 'user-error)
-        (formd-test-key "C-g C-a C-k")
+        (deactivate-mark)
+        (formd-test-key "C-a C-k")
         (should (equal (formd-test-secret "password") ""))
         (formd-test-type "hunter22")
         (formd-test-key "M-DEL")
@@ -561,13 +562,15 @@
           (formd-test-type secret)
           (formd-test-key "C-b C-b DEL M-DEL C-/ C-/")
           (should (equal (formd-test-secret "password") secret))
+          ;; The buffer is never left modified (it mirrors formd), so even
+          ;; then nothing is written; if it were, it would hold bullets.
+          (should-not (buffer-modified-p))
           (do-auto-save t)
           (let ((saved (expand-file-name "form-autosave" dir)))
-            (should (file-exists-p saved))
-            (with-temp-buffer
-              (insert-file-contents saved)
-              (should (string-search "•" (buffer-string)))
-              (should-not (string-search "Zebra" (buffer-string)))))
+            (when (file-exists-p saved)
+              (with-temp-buffer
+                (insert-file-contents saved)
+                (should-not (string-search "Zebra" (buffer-string))))))
           (should (eq buffer-undo-list t))
           (should-not (string-search "Zebra" (formd-test-all-text)))
           (should-not (cl-some (lambda (k) (string-search "Zebra" k)) kill-ring))
