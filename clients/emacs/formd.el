@@ -199,7 +199,7 @@ jsonrpc.el reads objects as plists, arrays as vectors and false as
 ;;;; Connections
 
 (defun formd--stderr-buffer-name (name)
-  "The stderr buffer `jsonrpc-process-connection' makes for connection NAME."
+  "Return the name jsonrpc.el gives the stderr buffer of connection NAME."
   (format "*%s stderr*" name))
 
 (defun formd--private-process (file)
@@ -227,7 +227,7 @@ jsonrpc.el reads objects as plists, arrays as vectors and false as
                                :coding 'utf-8-unix :noquery t))))))
 
 (defun formd--open (make-process &rest slots)
-  "Connect with the process MAKE-PROCESS makes and initialize; return a session.
+  "Connect through a process from MAKE-PROCESS, initialize, return a session.
 MAKE-PROCESS is called with the connection's name.  SLOTS initialize
 the `formd-session'."
   (let* ((name (format "formd-%d" (cl-incf formd--connection-count)))
@@ -1145,12 +1145,14 @@ so the user's own bindings for `kill-line', `undo' etc. keep working.")
 
 (define-derived-mode formd-mode nil "Formd"
   "Major mode for a form kept by formd.
-Each line is one field.  The usual editing keys act at formd's caret in
-the field on point's line, focusing it first when they edit: typing and
-C-y insert; DEL and C-d delete a character (DEL on an empty field may
-step back to the previous one); M-DEL, M-d and C-k delete a word or to
-the end (into the kill ring, unless the field is masked); C-a C-e C-b
-C-f M-b M-f move the caret; C-/ and C-? undo and redo formd's steps.
+Each line is one field.  The usual editing commands act at formd's
+caret in the field on point's line, focusing it first when they edit:
+typing and `yank' insert; `delete-backward-char' and `delete-char'
+delete a character (Backspace on an empty field may step back to the
+previous one); `backward-kill-word', `kill-word' and `kill-line' delete
+a word or to the end (into the kill ring, unless the field is masked);
+character, word and line motion moves the caret; `undo' and `undo-redo'
+are formd's undo and redo.  They are remapped in `formd-mode-map'.
 \\[formd-return] presses Return, \\[formd-focus-next] and \\[formd-focus-previous] move focus,
 \\[formd-submit] submits and \\[formd-quit] closes.
 
