@@ -556,7 +556,9 @@
           (formd-test-key "TAB")
           (formd-test-type "ada@example.com")
           (formd-test-key "RET")
-          ;; Even with auto-saving turned on by hand, only bullets reach the disk.
+          ;; Even with auto-saving turned on by hand, only bullets could reach
+          ;; the disk (in DIR, not next to the form file).
+          (setq default-directory (file-name-as-directory dir))
           (auto-save-mode 1)
           (setq buffer-auto-save-file-name (expand-file-name "form-autosave" dir))
           (formd-test-type secret)
