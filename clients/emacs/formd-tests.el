@@ -241,8 +241,11 @@
     (should (= (formd-test-marked) 2))
     (should (formd-test-at-field-end-p "password"))
     (should (equal (formd-test-lines) '("  Email:    ada@example.com" "> Password: •••••••")))
-    (should (cl-some (lambda (ov) (member "must be at least 8 characters"
-                                          (overlay-get ov 'formd-errors)))
+    ;; Shown by message, whether formd sends strings or {rule, message} objects.
+    (should (cl-some (lambda (ov)
+                       (and (overlay-get ov 'formd-errors)
+                            (string-search "must be at least 8 characters"
+                                           (overlay-get ov 'after-string))))
                      (overlays-in (point-min) (point-max))))
     ;; One more character makes it valid; C-c C-c submits.
     (formd-test-type "!")
