@@ -141,7 +141,7 @@ fields are never in it.")
 (cl-defstruct (formd-session (:constructor formd--make-session)
                              (:copier nil))
   "One connection to a formd daemon and what the client knows of one of its forms."
-  connection process buffer file
+  connection process buffer
   ;; The socket of a shared daemon this session is attached to, or nil
   ;; for a private daemon that the session started and stops.
   socket
@@ -277,7 +277,7 @@ The daemon is initialized; use `formd-call' to talk to it and
     (signal 'formd-process-error
             (list (format "cannot find the formd program %S (set `formd-program' or FORMD_BIN)"
                           formd-program))))
-  (formd--open (formd--private-process file) :file file :form (or form "default")))
+  (formd--open (formd--private-process file) :form (or form "default")))
 
 (defun formd-connect (socket &optional form)
   "Connect to the `formd --listen' daemon on SOCKET; return a session.
