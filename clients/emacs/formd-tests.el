@@ -704,6 +704,24 @@
         (when (buffer-live-p buf) (kill-buffer buf))
         (formd-stop other)))))
 
+(ert-deftest formd-attach-daemon-shuts-down ()
+  "When another client shuts the shared daemon down, the buffer says so and takes no edits."
+  (formd-test-with-daemon formd-test-login
+    (let* ((buf (formd-attach socket))
+           (other (formd-connect socket)))
+      (unwind-protect
+          (progn
+            (formd-call other "shutdown")
+            (let ((deadline (+ (float-time) 3)))
+              (while (and (formd-live-p formd--session) (< (float-time) deadline))
+                (accept-process-output nil 0.02)))
+            (should-not (formd-live-p formd--session))
+            (should (equal mode-line-process ":closed"))
+            (should-error (formd-test-type "x") :type 'user-error)
+            (should (equal (formd-test-lines) '("  Email:    " "  Password: "))))
+        (when (buffer-live-p buf) (kill-buffer buf))
+        (formd-stop other)))))
+
 (ert-deftest formd-attach-no-daemon ()
   "Attaching to a socket nobody serves is a clear error and leaves nothing behind."
   (let* ((dir (make-temp-file "formd-emacs" t))
