@@ -1,0 +1,1007 @@
+vim9script
+# formd in Vim: a form of a formd daemon in a buffer, on Vim's own JSON-RPC (a job whose
+# channel speaks the LSP base protocol: in_mode/out_mode "lsp"). formd keeps the form; this
+# plugin sends what the person does at formd's caret (insertText, delete, select, moveCaret,
+# undo, redo, pressReturn, focus moves) and redraws the buffer from formd's events only.
+# See clients/vim/README.md and :help formd.
+
+import autoload 'formd/render.vim'
+
+const VERSION = '0.1.0'
+const BULLET = '•'
+
+# Sessions by buffer number.
+var sessions: dict<dict<any>> = {}
+
+# ------------------------------------------------------------------------------------------
+# Options: the `opts` given to Open/Attach, else g:formd_NAME (g:Formd_on_submit and
+# g:Formd_on_cancel, being functions), else the default.
+
+const DEFAULTS = {bin: '', on_submit: null_function, on_cancel: null_function,
+  include_secrets: false, autofocus: true, timeout: 5000, key_timeout: 1000, mods: ''}
+
+def Option(opts: dict<any>, name: string): any
+  if has_key(opts, name)
+    return opts[name]
+  endif
+  var global = name =~ '^on_' ? 'Formd_' .. name : 'formd_' .. name
+  return has_key(g:, global) ? g:[global] : DEFAULTS[name]
+enddef
+
+def Bin(opts: dict<any>): string
+  var bin = Option(opts, 'bin')
+  if type(bin) == v:t_string && bin != ''
+    return bin
+  endif
+  return $FORMD_BIN != '' ? $FORMD_BIN : 'formd'
+enddef
+
+def Warn(msg: string)
+  echohl WarningMsg
+  echomsg 'formd: ' .. msg
+  echohl None
+enddef
+
+def Error(msg: string)
+  echohl ErrorMsg
+  echomsg 'formd: ' .. msg
+  echohl None
+enddef
+
+def IsNull(v: any): bool
+  return type(v) == v:t_none
+enddef
+
+# ------------------------------------------------------------------------------------------
+# The model, fed by formd's answers and events only.
+
+def FieldRow(s: dict<any>, id: any): number
+  if type(id) != v:t_string
+    return -1
+  endif
+  for i in range(len(s.model.fields))
+    if s.model.fields[i].id == id
+      return i
+    endif
+  endfor
+  return -1
+enddef
+
+def Field(s: dict<any>, id: any): dict<any>
+  var row = FieldRow(s, id)
+  return row < 0 ? {} : s.model.fields[row]
+enddef
+
+def FieldName(f: dict<any>): string
+  return render.Label(f)
+enddef
+
+# Where formd's caret is in a field (a "utf-8" position: bytes of its display).
+def Caret(f: dict<any>): number
+  var sel = get(f, 'selection', {})
+  return get(sel, 'backward', false) == true ? get(sel, 'start', 0) : get(sel, 'end', 0)
+enddef
+
+def Masked(f: dict<any>): bool
+  return get(f, 'secure', false) == true && get(f, 'revealed', false) != true
+enddef
+
+def Focused(s: dict<any>, id: any): bool
+  return type(id) == v:t_string && type(s.model.firstResponder) == v:t_string && s.model.firstResponder == id
+enddef
+
+def CanFocus(f: dict<any>): bool
+  return get(f, 'enabled', true) != false && get(f, 'canBecomeFirstResponder', true) != false
+enddef
+
+def Snapshot(s: dict<any>, state: dict<any>)
+  s.model.fields = copy(get(state, 'fields', []))
+  s.model.firstResponder = get(state, 'firstResponder', v:null)
+  s.model.seq = get(state, 'seq', 0)
+  s.show_errors = {}
+  s.place_cursor = true
+enddef
+
+def OnEvent(s: dict<any>, method: string, p: dict<any>)
+  if method == 'error'
+    Warn(printf('%s failed: %s', get(p, 'method', 'a request'), get(p, 'message', '')))
+    return
+  elseif method == 'shutdown'
+    Warn('the formd daemon is shutting down')
+    Close(s, 'exited')
+    return
+  endif
+  if get(p, 'form', '') != s.form
+    return
+  endif
+  var seq = get(p, 'seq', 0)
+  if seq <= s.model.seq
+    return # already in the state we hold (events queued behind a getState)
+  elseif seq > s.model.seq + 1 && !s.resyncing
+    Resync(s)
+  endif
+  s.model.seq = seq
+  var f = Field(s, get(p, 'field', v:null))
+  var focused = !empty(f) && Focused(s, f.id)
+  if method == 'formDefined' || method == 'formReset'
+    Snapshot(s, p)
+  elseif method == 'fieldAdded'
+    var at = min([max([0, get(p, 'index', len(s.model.fields))]), len(s.model.fields)])
+    insert(s.model.fields, p.field, at)
+  elseif method == 'fieldRemoved'
+    var row = FieldRow(s, p.field)
+    if row >= 0
+      remove(s.model.fields, row)
+    endif
+    if Focused(s, p.field)
+      s.model.firstResponder = v:null
+    endif
+  elseif empty(f)
+    # an event about a field we do not have: ignore it
+  elseif method == 'fieldChanged'
+    extend(f, p.changes)
+    if !has_key(p.changes, 'text') && has_key(p.changes, 'display') && Masked(f)
+      remove(f, 'text')
+    endif
+  elseif method == 'textChanged'
+    f.display = get(p, 'display', '')
+    f.length = p.length
+    f.selection = p.selection
+    if has_key(p, 'text')
+      f.text = p.text
+    elseif has_key(f, 'text')
+      remove(f, 'text')
+    endif
+    s.place_cursor = s.place_cursor || focused
+  elseif method == 'selectionChanged'
+    f.selection = p.selection
+    s.place_cursor = s.place_cursor || focused
+  elseif method == 'responderChanged'
+    f.isFirstResponder = p.isFirstResponder
+    if p.isFirstResponder == true
+      s.model.firstResponder = f.id
+    elseif Focused(s, f.id)
+      s.model.firstResponder = v:null
+    endif
+  elseif method == 'demandChanged'
+    f.demand = p.demand
+  elseif method == 'validityChanged'
+    f.valid = p.valid
+    f.errors = p.errors
+  elseif method == 'changeRejected'
+    if index(['disabled', 'maxLength', 'inputFilter'], p.reason) >= 0
+      Warn(printf('%s: change refused (%s)', FieldName(f), p.reason))
+    endif
+  endif
+  if method == 'focusChanged'
+    s.model.firstResponder = p.to
+    s.place_cursor = true
+  elseif method == 'submitFailed'
+    ShowErrors(s, p.errors)
+  elseif method == 'submitted'
+    Finish(s, p.values, p.withheld)
+  endif
+enddef
+
+def ShowErrors(s: dict<any>, errors: list<any>)
+  var parts: list<string> = []
+  for e in errors
+    var f = Field(s, e.field)
+    if !empty(f)
+      s.show_errors[f.id] = true
+      parts->add(FieldName(f) .. ' ' .. join(render.Messages(e.errors), ', '))
+    endif
+  endfor
+  Warn('cannot submit: ' .. join(parts, '; '))
+enddef
+
+def Resync(s: dict<any>)
+  s.resyncing = true
+  Request(s, 'getState', {}, (state) => {
+    s.resyncing = false
+    Snapshot(s, state)
+  })
+enddef
+
+# ------------------------------------------------------------------------------------------
+# Talking to formd
+
+# Sends a request; its answer (and every event before it) is applied and drawn when it
+# arrives. OnResult gets the result; an error is reported unless `quiet`. Either way a
+# failed request puts the cursor back on formd's caret.
+def Request(s: dict<any>, method: string, params: dict<any> = {}, OnResult: func(any) = null_function, quiet: bool = false)
+  if s.closed || ch_status(s.ch) != 'open'
+    return
+  endif
+  if method != 'initialize' && method != 'shutdown' && !has_key(params, 'form')
+    params.form = s.form
+  endif
+  s.outstanding += 1
+  ch_sendexpr(s.ch, {method: method, params: params}, {callback: (_, msg) => Answered(s, method, msg, OnResult, quiet)})
+enddef
+
+def Answered(s: dict<any>, method: string, msg: dict<any>, OnResult: func(any), quiet: bool)
+  s.outstanding -= 1
+  if s.closed
+    return
+  endif
+  if has_key(msg, 'error')
+    s.place_cursor = true
+    if !quiet
+      var e = msg.error
+      if get(e, 'code', 0) == -32602 && IsNull(s.model.firstResponder)
+        Warn('no field has focus')
+      else
+        Warn(printf('%s failed: %s', method, get(e, 'message', string(e))))
+      endif
+    endif
+  elseif OnResult != null_function
+    OnResult(get(msg, 'result', {}))
+  endif
+  Draw(s)
+enddef
+
+def OnMessage(s: dict<any>, msg: any)
+  if s.closed || type(msg) != v:t_dict || !has_key(msg, 'method')
+    return
+  endif
+  OnEvent(s, msg.method, get(msg, 'params', {}))
+  Draw(s)
+enddef
+
+# Waits (at most key_timeout ms) until formd has answered every request sent, so what
+# follows acts on the form as formd has it. Events are applied while waiting.
+def Drain(s: dict<any>)
+  var left = Option(s.opts, 'key_timeout')
+  while s.outstanding > 0 && left > 0 && !s.closed
+    sleep 1m
+    left -= 1
+  endwhile
+enddef
+
+# ------------------------------------------------------------------------------------------
+# Drawing
+
+def Draw(s: dict<any>)
+  if s.closed || !s.ready || !bufexists(s.buf)
+    return
+  endif
+  s.prefixes = render.Prefixes(s.model.fields)
+  s.lines = render.Lines(s.model.fields, s.prefixes)
+  render.Write(s.buf, s.lines)
+  render.Decorate(s.buf, s.model, s.prefixes, s.show_errors)
+  if s.place_cursor
+    s.place_cursor = false
+    PlaceCursor(s)
+  endif
+enddef
+
+# Puts the cursor of every window on the form at formd's caret in the first responder.
+def PlaceCursor(s: dict<any>)
+  var row = FieldRow(s, s.model.firstResponder)
+  if row < 0
+    return
+  endif
+  var col = len(s.prefixes[row]) + Caret(s.model.fields[row]) + 1
+  s.placements += 1
+  for win in win_findbuf(s.buf)
+    if win == win_getid()
+      cursor(row + 1, col)
+      s.placed = [line('.'), col('.')]
+    else
+      win_execute(win, printf('cursor(%d, %d)', row + 1, col))
+    endif
+  endfor
+enddef
+
+# ------------------------------------------------------------------------------------------
+# What the person does
+
+def Current(): dict<any>
+  var s = get(sessions, bufnr(), {})
+  return !empty(s) && s.ready && !s.closed ? s : {}
+enddef
+
+# The cursor moved (a motion, a click, entering Insert mode): the field under it becomes
+# first responder and formd's caret goes where the cursor is. The cursor never rests in a
+# label. Returns true when it moved the cursor. When requests are still on their way, their
+# answers are drawn first; a cursor the person moved since it was last placed stays where
+# they put it.
+def FollowCursor(s: dict<any>): bool
+  var here = [line('.'), col('.')]
+  var by_person = here != s.placed
+  if s.outstanding > 0
+    Drain(s)
+    if by_person
+      cursor(here[0], here[1])
+    endif
+  endif
+  var lnum = line('.')
+  var col = col('.')
+  if lnum > len(s.model.fields)
+    return false
+  endif
+  var f = s.model.fields[lnum - 1]
+  var plen = len(s.prefixes[lnum - 1])
+  var pos = min([max([col - 1 - plen, 0]), len(render.Display(f))])
+  var moved = false
+  if col - 1 - plen != pos
+    cursor(lnum, plen + pos + 1)
+    moved = true
+  endif
+  s.placed = [line('.'), col('.')]
+  if !Focused(s, f.id)
+    if !CanFocus(f)
+      # A field that cannot take focus: say why, and back to formd's first responder.
+      Request(s, 'demandFocus', {field: f.id, demand: 'become'})
+      s.place_cursor = true
+      Draw(s)
+      return true
+    endif
+    Request(s, 'demandFocus', {field: f.id, demand: 'become'}, (r) => {
+      if r.outcome != 'fulfilled'
+        s.place_cursor = true
+      endif
+    })
+    Request(s, 'select', {field: f.id, start: pos, end: pos}, null_function, true)
+  elseif pos != Caret(f) || by_person && get(f.selection, 'start', 0) != get(f.selection, 'end', 0)
+    Request(s, 'select', {field: f.id, start: pos, end: pos}, null_function, true)
+  endif
+  return moved
+enddef
+
+def CursorMoved()
+  var s = Current()
+  if !empty(s)
+    FollowCursor(s)
+  endif
+enddef
+
+def InsertEnter()
+  var s = Current()
+  if empty(s)
+    return
+  endif
+  if &paste
+    # With 'paste' Vim inserts typed text itself, bypassing InsertCharPre: typed secrets
+    # would enter the buffer.
+    set nopaste
+    Warn("'paste' switched off: typing in a form goes to formd")
+  endif
+  if FollowCursor(s)
+    v:char = 'k' # keep the cursor where FollowCursor put it (out of the label)
+  endif
+enddef
+
+# <Esc> steps the cursor left from where it was drawn. Typed ahead, that was before the
+# typing was drawn: draw it, then take the step from formd's caret.
+def InsertLeave()
+  var s = Current()
+  if empty(s) || s.outstanding == 0
+    return
+  endif
+  var placements = s.placements
+  Drain(s)
+  if s.placements != placements && line('.') <= len(s.prefixes) && col('.') > len(s.prefixes[line('.') - 1]) + 1
+    cursor(line('.'), col('.') - len(matchstr(getline('.'), '.\%' .. col('.') .. 'c')))
+    FollowCursor(s)
+  endif
+enddef
+
+# Every character typed in Insert mode goes to formd instead of the buffer (v:char is
+# emptied), so typed text, secret or not, never enters the buffer, a register or the
+# undo tree; the line is redrawn from formd's textChanged.
+def InsertCharPre()
+  var s = Current()
+  if empty(s)
+    return
+  endif
+  var text = v:char
+  v:char = ''
+  if v:insertmode == 'r'
+    Request(s, 'moveCaret', {to: 'right', extend: true}, null_function, true)
+  endif
+  Request(s, 'insertText', {text: text})
+enddef
+
+# Any other change Vim made to the buffer (a command this plugin does not map, a
+# completion, ...) is put back and sent as the equivalent edit: select the changed range,
+# then insertText or delete. The form's shape (its lines and labels) belongs to formd.
+def TextChanged()
+  var s = Current()
+  if empty(s)
+    return
+  endif
+  var lines = getline(1, '$')
+  if lines == s.lines || empty(s.lines) && lines == ['']
+    return
+  endif
+  if len(lines) != len(s.lines)
+    render.Write(s.buf, s.lines)
+    s.place_cursor = true
+    Draw(s)
+    return
+  endif
+  for row in range(len(lines))
+    if lines[row] ==# s.lines[row]
+      continue
+    endif
+    var prefix = s.prefixes[row]
+    var f = s.model.fields[row]
+    setline(row + 1, s.lines[row])
+    if strpart(lines[row], 0, len(prefix)) !=# prefix
+      continue # the label was edited
+    endif
+    var old = split(strpart(s.lines[row], len(prefix)), '\zs')
+    var new = split(strpart(lines[row], len(prefix)), '\zs')
+    var head = 0
+    while head < len(old) && head < len(new) && old[head] ==# new[head]
+      head += 1
+    endwhile
+    var tail = 0
+    while tail < len(old) - head && tail < len(new) - head && old[-1 - tail] ==# new[-1 - tail]
+      tail += 1
+    endwhile
+    var start = len(join(slice(old, 0, head), ''))
+    var end = len(join(slice(old, 0, len(old) - tail), ''))
+    var inserted = join(slice(new, head, len(new) - tail), '')
+    if Masked(f) && stridx(inserted, BULLET) >= 0
+      Warn(FieldName(f) .. ': the characters behind these bullets cannot be read; type them')
+      continue
+    endif
+    Edit(s, f, start, end, inserted)
+  endfor
+enddef
+
+# Replaces start..end of a field's display by `text` (select, then insertText or delete).
+def Edit(s: dict<any>, f: dict<any>, start: number, end: number, text: string)
+  if !Focused(s, f.id)
+    Request(s, 'demandFocus', {field: f.id, demand: 'become'})
+  endif
+  Request(s, 'select', {field: f.id, start: start, end: end}, null_function, true)
+  if text != ''
+    Request(s, 'insertText', {field: f.id, text: text})
+  elseif end > start
+    Request(s, 'delete', {field: f.id})
+  endif
+enddef
+
+# The field an edit acts on is formd's first responder (left out of the request, so keys
+# typed ahead follow focus as formd moves it); with none, the field under the cursor is
+# asked to take focus first.
+def EnsureFocus(s: dict<any>)
+  if IsNull(s.model.firstResponder) && s.outstanding == 0 && line('.') <= len(s.model.fields)
+    Request(s, 'demandFocus', {field: s.model.fields[line('.') - 1].id, demand: 'become'})
+  endif
+enddef
+
+# A key in Normal mode acts where the cursor is: keys typed ahead run without CursorMoved
+# in between, so the caret follows the cursor first.
+def Sync(s: dict<any>)
+  if mode() ==# 'n'
+    FollowCursor(s)
+  endif
+enddef
+
+def Send(s: dict<any>, method: string, params: dict<any> = {}, count: number = 1)
+  EnsureFocus(s)
+  for _ in range(count)
+    Request(s, method, copy(params))
+  endfor
+enddef
+
+# A key that is one request (count times).
+def Key(method: string, params: dict<any> = {}, count: number = 1)
+  var s = Current()
+  if !empty(s)
+    Sync(s)
+    Send(s, method, params, count)
+  endif
+enddef
+
+# x, X, D, <BS>, <Del> (and CTRL-W, CTRL-U in Insert mode). In Normal mode the characters
+# they remove from a field that is not masked go to the unnamed register, as in Vim.
+def Delete(direction: string, unit: string, count: number = 1)
+  var s = Current()
+  if empty(s)
+    return
+  endif
+  Sync(s)
+  var f = Field(s, s.model.firstResponder)
+  if mode() ==# 'n' && !empty(f) && !Masked(f) && unit != 'word'
+    var display = render.Display(f)
+    var caret = Caret(f)
+    var gone = direction == 'backward'
+      ? strcharpart(strpart(display, 0, caret), max([strchars(strpart(display, 0, caret)) - count, 0]))
+      : unit == 'line' ? strpart(display, caret) : strcharpart(strpart(display, caret), 0, count)
+    if gone != ''
+      setreg('"', gone)
+    endif
+  endif
+  Send(s, 'delete', {direction: direction, unit: unit}, count)
+enddef
+
+def TypeText(s: dict<any>, text: string)
+  if text != ''
+    Send(s, 'insertText', {text: text})
+  endif
+enddef
+
+def Type(text: string)
+  var s = Current()
+  if !empty(s)
+    TypeText(s, text)
+  endif
+enddef
+
+# Empties the field under the cursor (S, cc, dd).
+def ClearField()
+  var s = Current()
+  if empty(s) || line('.') > len(s.model.fields)
+    return
+  endif
+  Sync(s)
+  var f = s.model.fields[line('.') - 1]
+  var n = len(render.Display(f))
+  if n > 0
+    Edit(s, f, 0, n, '')
+  elseif !Focused(s, f.id)
+    Request(s, 'demandFocus', {field: f.id, demand: 'become'})
+  endif
+enddef
+
+# The text of a register, without the line break that ends a linewise one.
+def RegisterText(name: string): string
+  return substitute(getreg(name), '\n$', '', '')
+enddef
+
+# p and P: the register's text typed after / at the caret.
+def Put(after: bool)
+  var s = Current()
+  if empty(s)
+    return
+  endif
+  Sync(s)
+  var text = RegisterText(v:register)
+  var f = Field(s, s.model.firstResponder)
+  if after && !empty(f) && Caret(f) < len(render.Display(f))
+    Send(s, 'moveCaret', {to: 'right'})
+  endif
+  TypeText(s, repeat(text, v:count1))
+enddef
+
+# r{char}: the characters under the cursor replaced by {char}.
+def ReplaceChar()
+  var s = Current()
+  var count = v:count1
+  var c = getcharstr()
+  if empty(s) || c == "\<Esc>" || c == "\<C-c>"
+    return
+  endif
+  Sync(s)
+  Send(s, 'moveCaret', {to: 'right', extend: true}, count)
+  TypeText(s, repeat(c, count))
+enddef
+
+# Insert-mode CTRL-R {register}.
+def InsertRegister()
+  var name = getcharstr()
+  if name =~ '^[-a-zA-Z0-9"*+.:%#/]$'
+    Type(RegisterText(name))
+  endif
+enddef
+
+# Insert-mode CTRL-V {char} (the character itself; no codes).
+def InsertLiteral()
+  Type(getcharstr())
+enddef
+
+# Insert-mode CTRL-K {char1} {char2}.
+def InsertDigraph()
+  var a = getcharstr()
+  var b = getcharstr()
+  Type(digraph_get(a .. b))
+enddef
+
+# 0, ^ and <Home> in Normal mode: the start of the field's text (not of its label).
+def TextStart()
+  var s = Current()
+  if !empty(s) && line('.') <= len(s.prefixes)
+    cursor(line('.'), len(s.prefixes[line('.') - 1]) + 1)
+    FollowCursor(s)
+  endif
+enddef
+
+# Operators: d{motion} and c{motion} (and d, c, x, s in Visual mode) as a select of the
+# range followed by delete.
+var operator = ''
+
+def Operator(kind: string): string
+  operator = kind
+  &operatorfunc = ApplyOperator
+  return 'g@'
+enddef
+
+# cw on a word changes to its end, as Vim's own cw does.
+def ChangeWord(): string
+  var here = matchstr(getline('.'), '\%' .. col('.') .. 'c.')
+  var next = matchstr(getline('.'), '\%' .. col('.') .. 'c.\zs.')
+  var motion = here =~ '\s' || here == '' ? 'w' : (next =~ '\s' || next == '' ? 'l' : 'e')
+  return Operator('change') .. motion
+enddef
+
+def ApplyOperator(type: string)
+  var s = Current()
+  if empty(s)
+    return
+  endif
+  var [_, l1, c1, _] = getpos("'[")
+  var [_, l2, c2, _] = getpos("']")
+  if l1 != l2 || l1 > len(s.model.fields)
+    Warn('an edit spans one field at a time')
+    return
+  endif
+  if type == 'line'
+    ClearField()
+  else
+    var f = s.model.fields[l1 - 1]
+    var plen = len(s.prefixes[l1 - 1])
+    var n = len(render.Display(f))
+    var last = matchstr(getline(l2), '\%' .. c2 .. 'c.')
+    var start = min([max([c1 - 1 - plen, 0]), n])
+    var end = min([max([c2 - 1 + len(last) - plen, 0]), n])
+    if end > start
+      Edit(s, f, start, end, '')
+    endif
+  endif
+  if operator == 'change'
+    startinsert
+  endif
+enddef
+
+# ------------------------------------------------------------------------------------------
+# Buffer set-up
+
+def MapKeys()
+  # Return, Tab and Shift-Tab as in a form; u and CTRL-R are formd's undo and redo.
+  for mode in ['n', 'i']
+    exe mode .. "noremap <buffer> <silent> <nowait> <CR> <ScriptCmd>Key('pressReturn')<CR>"
+    exe mode .. "noremap <buffer> <silent> <nowait> <Tab> <ScriptCmd>Key('focusNext')<CR>"
+    exe mode .. "noremap <buffer> <silent> <nowait> <S-Tab> <ScriptCmd>Key('focusPrevious')<CR>"
+    exe mode .. "noremap <buffer> <silent> <nowait> <Del> <ScriptCmd>Delete('forward', 'character', v:count1)<CR>"
+  endfor
+  nnoremap <buffer> <silent> <nowait> u <ScriptCmd>Key('undo', {}, v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>Key('redo', {}, v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> U <Nop>
+  for key in ['0', '^', '<Home>']
+    exe 'nnoremap <buffer> <silent> <nowait> ' .. key .. ' <ScriptCmd>TextStart()<CR>'
+  endfor
+  # Deletes.
+  nnoremap <buffer> <silent> <nowait> x <ScriptCmd>Delete('forward', 'character', v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> X <ScriptCmd>Delete('backward', 'character', v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> <BS> <ScriptCmd>Delete('backward', 'character', v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> D <ScriptCmd>Delete('forward', 'line')<CR>
+  nnoremap <buffer> <silent> <expr> d <SID>Operator('delete')
+  nnoremap <buffer> <silent> dd <ScriptCmd>ClearField()<CR>
+  xnoremap <buffer> <silent> <expr> d <SID>Operator('delete')
+  xnoremap <buffer> <silent> <expr> x <SID>Operator('delete')
+  xnoremap <buffer> <silent> <expr> <Del> <SID>Operator('delete')
+  # Changes: delete, then Insert mode.
+  nnoremap <buffer> <silent> <nowait> s <ScriptCmd>Delete('forward', 'character', v:count1)<Bar>startinsert<CR>
+  nnoremap <buffer> <silent> <nowait> S <ScriptCmd>ClearField()<Bar>startinsert<CR>
+  nnoremap <buffer> <silent> <nowait> C <ScriptCmd>Delete('forward', 'line')<Bar>startinsert<CR>
+  nnoremap <buffer> <silent> <expr> c <SID>Operator('change')
+  nnoremap <buffer> <silent> <expr> cw <SID>ChangeWord()
+  nnoremap <buffer> <silent> <expr> cW <SID>ChangeWord()
+  nnoremap <buffer> <silent> cc <ScriptCmd>ClearField()<Bar>startinsert<CR>
+  xnoremap <buffer> <silent> <expr> c <SID>Operator('change')
+  xnoremap <buffer> <silent> <expr> s <SID>Operator('change')
+  nnoremap <buffer> <silent> <nowait> r <ScriptCmd>ReplaceChar()<CR>
+  nnoremap <buffer> <silent> <nowait> p <ScriptCmd>Put(true)<CR>
+  nnoremap <buffer> <silent> <nowait> P <ScriptCmd>Put(false)<CR>
+  # The form's lines are formd's: no new lines, no joins.
+  for key in ['o', 'O', 'J', 'gJ']
+    exe 'nnoremap <buffer> <silent> <nowait> ' .. key .. ' <Nop>'
+  endfor
+  # Insert mode: deletes, caret motion and inserted registers go to formd.
+  inoremap <buffer> <silent> <nowait> <BS> <ScriptCmd>Delete('backward', 'character')<CR>
+  inoremap <buffer> <silent> <nowait> <C-h> <ScriptCmd>Delete('backward', 'character')<CR>
+  inoremap <buffer> <silent> <nowait> <C-w> <ScriptCmd>Delete('backward', 'word')<CR>
+  inoremap <buffer> <silent> <nowait> <C-u> <ScriptCmd>Delete('backward', 'line')<CR>
+  inoremap <buffer> <silent> <nowait> <Left> <ScriptCmd>Key('moveCaret', {to: 'left'})<CR>
+  inoremap <buffer> <silent> <nowait> <Right> <ScriptCmd>Key('moveCaret', {to: 'right'})<CR>
+  inoremap <buffer> <silent> <nowait> <S-Left> <ScriptCmd>Key('moveCaret', {to: 'wordLeft'})<CR>
+  inoremap <buffer> <silent> <nowait> <S-Right> <ScriptCmd>Key('moveCaret', {to: 'wordRight'})<CR>
+  inoremap <buffer> <silent> <nowait> <C-Left> <ScriptCmd>Key('moveCaret', {to: 'wordLeft'})<CR>
+  inoremap <buffer> <silent> <nowait> <C-Right> <ScriptCmd>Key('moveCaret', {to: 'wordRight'})<CR>
+  inoremap <buffer> <silent> <nowait> <Home> <ScriptCmd>Key('moveCaret', {to: 'start'})<CR>
+  inoremap <buffer> <silent> <nowait> <End> <ScriptCmd>Key('moveCaret', {to: 'end'})<CR>
+  inoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>InsertRegister()<CR>
+  inoremap <buffer> <silent> <nowait> <C-v> <ScriptCmd>InsertLiteral()<CR>
+  inoremap <buffer> <silent> <nowait> <C-q> <ScriptCmd>InsertLiteral()<CR>
+  inoremap <buffer> <silent> <nowait> <C-k> <ScriptCmd>InsertDigraph()<CR>
+enddef
+
+def SetBufferOptions(buf: number)
+  # Nothing of the form is written anywhere: no file, no swap file, no undo history or
+  # undo file (u and CTRL-R are formd's), no modelines.
+  for [name, value] in items({buftype: 'nofile', bufhidden: 'wipe', swapfile: false,
+      undolevels: -1, undofile: false, modeline: false, buflisted: true})
+    setbufvar(buf, '&' .. name, value)
+  endfor
+enddef
+
+def SetWindowOptions()
+  setlocal signcolumn=yes nowrap nospell nolist nofoldenable virtualedit=onemore
+enddef
+
+def Autocmds(s: dict<any>)
+  var group = 'formd_' .. s.buf
+  exe 'augroup ' .. group
+  autocmd!
+  exe printf('autocmd CursorMoved,CursorMovedI <buffer=%d> CursorMoved()', s.buf)
+  exe printf('autocmd InsertEnter <buffer=%d> InsertEnter()', s.buf)
+  exe printf('autocmd InsertLeave <buffer=%d> InsertLeave()', s.buf)
+  exe printf('autocmd InsertCharPre <buffer=%d> InsertCharPre()', s.buf)
+  exe printf('autocmd TextChanged,TextChangedI,TextChangedP <buffer=%d> TextChanged()', s.buf)
+  exe printf('autocmd BufWinEnter <buffer=%d> SetWindowOptions()', s.buf)
+  exe printf('autocmd BufWipeout <buffer=%d> Wiped(%d)', s.buf, s.buf)
+  augroup END
+enddef
+
+def Wiped(buf: number)
+  if has_key(sessions, buf)
+    Close(sessions[buf], 'wiped')
+  endif
+enddef
+
+def UniqueName(base: string): string
+  var name = base
+  var n = 1
+  while bufexists(name)
+    n += 1
+    name = printf('%s (%d)', base, n)
+  endwhile
+  return name
+enddef
+
+# ------------------------------------------------------------------------------------------
+# Opening and closing
+
+# Starts `cmd` (formd, or `formd attach`) with its channel in "lsp" mode, shows form `form`
+# in a new buffer and returns the buffer number (0 on failure, with a message).
+def Start(cmd: list<string>, form: string, name: string, attached: bool, opts: dict<any>): number
+  if !executable(cmd[0])
+    Error(printf('cannot start %s: not an executable (set g:formd_bin or $FORMD_BIN)', cmd[0]))
+    return 0
+  endif
+  render.Setup()
+  var s: dict<any> = {buf: 0, form: form, attached: attached, opts: opts, name: name,
+    model: {fields: [], firstResponder: v:null, seq: 0}, prefixes: [], lines: [],
+    show_errors: {}, outstanding: 0, stderr: [], ready: false, closed: false,
+    finishing: false, resyncing: false, place_cursor: false, placed: [0, 0], placements: 0}
+  var job = job_start(cmd, {
+    in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl', noblock: true,
+    callback: (_, msg) => OnMessage(s, msg),
+    err_cb: (_, line) => {
+      s.stderr = (s.stderr + [line])[-5 :]
+    },
+    exit_cb: (_, status) => Exited(s, status),
+  })
+  if job_status(job) == 'fail'
+    Error('cannot start ' .. join(cmd))
+    return 0
+  endif
+  s.job = job
+  s.ch = job_getchannel(job)
+  var timeout = Option(opts, 'timeout')
+  var init = ch_evalexpr(s.ch, {method: 'initialize', params: {
+    clientInfo: {name: 'formd.vim', version: VERSION}, positionEncoding: 'utf-8'}}, {timeout: timeout})
+  var state = empty(init) || has_key(init, 'error') ? {} :
+    ch_evalexpr(s.ch, {method: 'getState', params: {form: form}}, {timeout: timeout})
+  if empty(state) || has_key(state, 'error')
+    var why = empty(state) ? get(s.stderr, -1, 'no answer') : state.error.message
+    Error(printf('cannot open %s: %s', name, why))
+    s.closed = true
+    job_stop(job)
+    return 0
+  endif
+
+  var buf = bufadd(UniqueName('formd://' .. name))
+  s.buf = buf
+  SetBufferOptions(buf)
+  bufload(buf)
+  sessions[buf] = s
+  var mods = Option(opts, 'mods')
+  if mods != ''
+    exe mods .. ' sbuffer ' .. buf
+  elseif &modified && !&hidden
+    exe 'sbuffer ' .. buf
+  else
+    exe 'buffer ' .. buf
+  endif
+  SetWindowOptions()
+  Autocmds(s)
+  MapKeys()
+  command! -buffer -bar FormdSubmit Submit()
+  command! -buffer -bar FormdClose CloseCurrent()
+  setlocal filetype=formd
+
+  Snapshot(s, state.result)
+  s.ready = true
+  if Option(opts, 'autofocus') && IsNull(s.model.firstResponder)
+    Request(s, 'focusNext')
+  endif
+  Draw(s)
+  return buf
+enddef
+
+# :Formd FORM.json: the form file in a private formd, shut down when the buffer goes.
+export def Open(path: string, opts: dict<any> = {}): number
+  var full = fnamemodify(expand(path), ':p')
+  if path == '' || !filereadable(full)
+    Error(path == '' ? 'usage: :Formd FORM.json' : 'cannot read ' .. path)
+    return 0
+  endif
+  return Start([Bin(opts), '--form', full], 'default', full, false, opts)
+enddef
+
+# :FormdAttach SOCKET [FORM]: a form of a running `formd --listen SOCKET` (through
+# `formd attach`), left running when the buffer goes.
+export def Attach(socket: string, form: string = 'default', opts: dict<any> = {}): number
+  var full = fnamemodify(expand(socket), ':p')
+  if socket == ''
+    Error('usage: :FormdAttach SOCKET [FORM]')
+    return 0
+  endif
+  return Start([Bin(opts), 'attach', full], form, full .. (form == 'default' ? '' : '#' .. form), true, opts)
+enddef
+
+export def AttachCommand(mods: string, ...args: list<string>)
+  if len(args) > 2
+    Error('usage: :FormdAttach SOCKET [FORM]')
+    return
+  endif
+  Attach(args[0], get(args, 1, 'default'), {mods: mods})
+enddef
+
+def Submit()
+  var s = Current()
+  if !empty(s)
+    Request(s, 'submit')
+  endif
+enddef
+
+def CloseCurrent()
+  var s = Current()
+  if !empty(s)
+    Close(s, 'closed')
+  endif
+enddef
+
+# The form was submitted (here or by another client): hand over the values and close.
+def Finish(s: dict<any>, values: dict<any>, withheld: list<any>)
+  if s.finishing
+    return
+  endif
+  s.finishing = true
+  var OnSubmit = Option(s.opts, 'on_submit')
+  var all = copy(values)
+  var left = copy(withheld)
+  if OnSubmit != null_function && Option(s.opts, 'include_secrets') && !empty(withheld)
+    var state = ch_evalexpr(s.ch, {method: 'getState', params: {form: s.form, includeSecrets: true}},
+      {timeout: Option(s.opts, 'timeout')})
+    for f in get(get(state, 'result', {}), 'fields', [])
+      if index(withheld, f.id) >= 0 && has_key(f, 'text')
+        all[f.id] = f.text
+        left->remove(index(left, f.id))
+      endif
+    endfor
+  endif
+  g:formd_last_submit = {form: s.form, values: values, withheld: withheld}
+  Close(s, 'submitted')
+  if OnSubmit != null_function
+    try
+      OnSubmit(all, {form: s.form, withheld: left})
+    catch
+      Error('g:Formd_on_submit failed: ' .. v:exception)
+    endtry
+  else
+    var shown = keys(values)->mapnew((_, k) => k .. '=' .. string(values[k]))
+    echomsg 'formd: submitted ' .. join(shown, ' ') .. (empty(withheld) ? '' : ' (withheld: ' .. join(withheld, ', ') .. ')')
+  endif
+  if exists('#User#FormdSubmitted')
+    doautocmd <nomodeline> User FormdSubmitted
+  endif
+enddef
+
+# Closes the form: the buffer goes; a private formd ends with its input, an attached one
+# stays (only the `formd attach` bridge ends). `reason` goes to on_cancel unless submitted.
+def Close(s: dict<any>, reason: string)
+  if s.closed
+    return
+  endif
+  s.closed = true
+  remove(sessions, s.buf)
+  if bufnr() == s.buf && mode() =~ '^[iR]'
+    stopinsert
+  endif
+  exe 'silent! augroup! formd_' .. s.buf
+  if reason != 'wiped' && bufexists(s.buf)
+    exe 'silent! bwipeout! ' .. s.buf
+  endif
+  if ch_status(s.ch) == 'open'
+    ch_close_in(s.ch)
+  endif
+  timer_start(3000, (_) => {
+    if job_status(s.job) == 'run'
+      job_stop(s.job)
+    endif
+  })
+  var OnCancel = Option(s.opts, 'on_cancel')
+  if reason != 'submitted' && OnCancel != null_function
+    try
+      OnCancel(reason)
+    catch
+      Error('g:Formd_on_cancel failed: ' .. v:exception)
+    endtry
+  endif
+enddef
+
+def Exited(s: dict<any>, status: number)
+  if s.closed
+    return
+  endif
+  Error(printf('formd exited (status %d)%s', status, empty(s.stderr) ? '' : ': ' .. s.stderr[-1]))
+  Close(s, 'exited')
+enddef
+
+# ------------------------------------------------------------------------------------------
+# The API (for scripts and tests): the session of a buffer (0: the current one).
+
+def SessionOf(buf: number): dict<any>
+  var s = get(sessions, buf == 0 ? bufnr() : buf, {})
+  if empty(s)
+    throw 'formd: no form in buffer ' .. buf
+  endif
+  return s
+enddef
+
+# Sends any protocol method to the form in `buf` (`form` is filled in); OnResult gets the
+# result. The buffer redraws from the events.
+export def Call(buf: number, method: string, params: dict<any> = {}, OnResult: func(any) = null_function)
+  Request(SessionOf(buf), method, params, OnResult)
+enddef
+
+# The form's state as formd has it (waits for the answer).
+export def GetState(buf: number = 0, include_secrets: bool = false): dict<any>
+  var s = SessionOf(buf)
+  var r = ch_evalexpr(s.ch, {method: 'getState', params: {form: s.form, includeSecrets: include_secrets}},
+    {timeout: Option(s.opts, 'timeout')})
+  return get(r, 'result', {})
+enddef
+
+# What the plugin knows of the form: {form, firstResponder, seq, fields}.
+export def Model(buf: number = 0): dict<any>
+  var s = SessionOf(buf)
+  return deepcopy(extend({form: s.form, attached: s.attached}, s.model))
+enddef
+
+# Requests not answered yet.
+export def Outstanding(buf: number = 0): number
+  return SessionOf(buf).outstanding
+enddef
+
+# The line with the first-responder sign (0: none).
+export def MarkedLine(buf: number = 0): number
+  return render.MarkedLine(SessionOf(buf).buf)
+enddef
+
+export def CloseForm(buf: number = 0)
+  Close(SessionOf(buf), 'closed')
+enddef
+
+# The buffers showing a form.
+export def Buffers(): list<number>
+  return keys(sessions)->mapnew((_, b) => str2nr(b))
+enddef
