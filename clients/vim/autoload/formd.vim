@@ -907,8 +907,13 @@ def Finish(s: dict<any>, values: dict<any>, withheld: list<any>)
       Error('g:Formd_on_submit failed: ' .. v:exception)
     endtry
   else
-    var shown = keys(values)->mapnew((_, k) => k .. '=' .. string(values[k]))
-    echomsg 'formd: submitted ' .. join(shown, ' ') .. (empty(withheld) ? '' : ' (withheld: ' .. join(withheld, ', ') .. ')')
+    var shown = s.model.fields->copy()->filter((_, f) => has_key(values, f.id))
+      ->mapnew((_, f) => f.id .. '=' .. string(values[f.id]))
+    var message = 'formd: submitted ' .. join(shown, ' ') .. (empty(withheld) ? '' : ' (withheld: ' .. join(withheld, ', ') .. ')')
+    # After the redraw that follows closing the buffer, or it would be wiped at once.
+    timer_start(0, (_) => {
+      echomsg message
+    })
   endif
   if exists('#User#FormdSubmitted')
     doautocmd <nomodeline> User FormdSubmitted

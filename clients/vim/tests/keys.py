@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""The Vim plugin driven with real keys: Vim runs in tmux (80x20, private server socket
+`formd-vim-<pid>`, killed at the end whatever happens), keys go in with `send-keys`, the
+screen comes back with `capture-pane`, and what formd holds is asked of the daemon itself
+over its socket (a `formd --listen` the plugin attaches to with :FormdAttach, except in the
+private-daemon case).
+
+    FORMD_BIN=.build/debug/formd clients/vim/tests/keys.py [NAME…]   # NAME: cases whose name contains it
+
+Python 3 standard library, tmux and vim. Prints `N passed, N failed` last; exits 1 on failure.
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLUGIN = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(PLUGIN))
+FORMD = os.path.abspath(os.environ.get("FORMD_BIN") or os.path.join(ROOT, ".build/debug/formd"))
+SERVER = "formd-vim-%d" % os.getpid()
+WORK = tempfile.mkdtemp(prefix="formd-vim-test.")  # mode 0700: fit for a socket
+ENV = dict(os.environ, LC_ALL="C.UTF-8", LANG="C.UTF-8", SHELL="/bin/sh", TERM="xterm-256color")
+ENV.pop("TMUX", None)
+TIMEOUT = 6.0
+ROWS, COLS = 20, 80
+SECRET = "hunter22"
+
+passed = 0
+failed = 0
+daemons = []
+
+
+def cleanup():
+    subprocess.run(["tmux", "-L", SERVER, "kill-server"], env=ENV, capture_output=True)
+    for d in daemons:
+        d.stop()
+    shutil.rmtree(WORK, ignore_errors=True)
+
+
+def on_signal(sig, _frame):
+    cleanup()
+    sys.exit(128 + sig)
+
+
+def tmux(*args):
+    r = subprocess.run(["tmux", "-u", "-f", "/dev/null", "-L", SERVER, *args],
+                       env=ENV, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("tmux %s: %s" % (" ".join(args), r.stderr.strip()))
+    return r.stdout
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok - %s" % name)
+    else:
+        failed += 1
+        print("not ok - %s" % name)
+        for line in str(detail).rstrip("\n").split("\n"):
+            print("    | %s" % line)
+    return ok
+
+
+def wait(pred):
+    deadline = time.time() + TIMEOUT
+    while True:
+        try:
+            if pred():
+                return True
+        except (IndexError, KeyError, ValueError, OSError):
+            pass
+        if time.time() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+class Daemon:
+    """A `formd --listen` on a form file, asked over its socket like any other client."""
+
+    count = 0
+
+    def __init__(self, form):
+        Daemon.count += 1
+        self.sock = os.path.join(WORK, "d%d.sock" % Daemon.count)
+        self.proc = subprocess.Popen([FORMD, "--listen", self.sock, "--form", os.path.join(ROOT, form)],
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        daemons.append(self)
+        if not wait(lambda: os.path.exists(self.sock)):
+            raise RuntimeError("formd --listen did not create %s" % self.sock)
+
+    def request(self, method, params=None):
+        """One request on a connection of its own; returns the result (or the error)."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(TIMEOUT)
+            s.connect(self.sock)
+            f = s.makefile("rwb")
+            f.write((json.dumps({"id": 1, "method": method, "params": params or {}}) + "\n").encode())
+            f.flush()
+            while True:
+                line = f.readline()
+                if not line:
+                    raise OSError("connection closed")
+                msg = json.loads(line)
+                if msg.get("id") == 1:
+                    return msg.get("result", msg.get("error"))
+
+    def fields(self):
+        state = self.request("getState", {"includeSecrets": True})
+        return {f["id"]: f for f in state["fields"]}
+
+    def state(self):
+        return self.request("getState", {"includeSecrets": True})
+
+    def text(self, field):
+        return self.fields()[field]["text"]
+
+    def alive(self):
+        try:
+            return "fields" in self.request("getState")
+        except OSError:
+            return False
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+class Vim:
+    """Vim with the plugin, -u tests/vimrc, in a tmux session; `files` is its own directory
+    (viminfo, swap and undo files go there)."""
+
+    count = 0
+
+    def __init__(self, command):
+        Vim.count += 1
+        self.name = "v%d" % Vim.count
+        self.dir = os.path.join(WORK, self.name)
+        for sub in ("swap", "undo"):
+            os.makedirs(os.path.join(self.dir, sub))
+        env = "FORMD_VIM_FILES=%s FORMD_BIN=%s" % (shlex.quote(self.dir), shlex.quote(FORMD))
+        vim = "vim -Nu %s -i %s --cmd %s -c %s" % (
+            shlex.quote(os.path.join(HERE, "vimrc")), shlex.quote(os.path.join(self.dir, "viminfo")),
+            shlex.quote("set rtp^=" + PLUGIN), shlex.quote(command))
+        script = "cd %s; %s %s 2> %s; exec sleep 600" % (
+            shlex.quote(ROOT), env, vim, shlex.quote(os.path.join(self.dir, "stderr")))
+        tmux("new-session", "-d", "-s", self.name, "-x", str(COLS), "-y", str(ROWS), script)
+
+    def screen(self):
+        return tmux("capture-pane", "-p", "-t", self.name).split("\n")
+
+    def dump(self):
+        return "\n".join("%2d|%s" % (i, l) for i, l in enumerate(self.screen()))
+
+    def keys(self, *keys):
+        tmux("send-keys", "-t", self.name, *keys)
+        time.sleep(0.05)
+
+    def type(self, text):
+        tmux("send-keys", "-t", self.name, "-l", text)
+        time.sleep(0.05)
+
+    def ex(self, command):
+        """An Ex command typed on Vim's command line (from Normal mode)."""
+        self.keys("Escape")
+        self.type(":" + command)
+        self.keys("Enter")
+
+    def line(self, row):
+        return self.screen()[row]
+
+    def marked(self):
+        """Rows whose sign column shows the first-responder marker."""
+        return [i for i, l in enumerate(self.screen()) if l.startswith("> ")]
+
+    def file(self, name):
+        try:
+            with open(os.path.join(self.dir, name), "rb") as fh:
+                return fh.read()
+        except FileNotFoundError:
+            return None
+
+    def expect(self, name, pred):
+        return check(name, wait(lambda: pred(self)), self.dump())
+
+    def close(self):
+        try:
+            tmux("kill-session", "-t", self.name)
+        except RuntimeError:
+            pass
+
+
+def expect_text(name, daemon, field, text, vim=None):
+    got = []
+
+    def holds():
+        got[:] = [daemon.text(field)]
+        return got[0] == text
+    return check(name, wait(holds), "want %s = %r, formd holds %r\n%s" % (
+        field, text, got[0] if got else None, vim.dump() if vim else ""))
+
+
+def attached(form="examples/login.json"):
+    d = Daemon(form)
+    v = Vim("FormdAttach " + d.sock)
+    if not v.expect("attached: the form is drawn", lambda v: v.marked() == [0]):
+        raise RuntimeError("the form did not open")
+    return d, v
+
+
+# ------------------------------------------------------------------------------------------
+
+def case_typing_undo_and_password():
+    d, v = attached()
+    v.expect("placeholders are drawn after the empty fields",
+             lambda v: v.screen()[:2] == ["> Email:      you@example.com", "  Password:   at least 8 characters"])
+    v.keys("i")
+    v.type("ada@example.com")
+    expect_text("i + typing lands in the focused field", d, "email", "ada@example.com", v)
+    v.expect("the typed text is drawn on the Email line",
+             lambda v: v.line(0).startswith("> Email:    ada@example.com"))
+    v.keys("Escape", "u")
+    expect_text("u undoes the typing run", d, "email", "", v)
+    v.keys("C-r")
+    expect_text("CTRL-R redoes it", d, "email", "ada@example.com", v)
+    v.keys("Enter")
+    v.expect("Return moves the marker to the password", lambda v: v.marked() == [1])
+    v.keys("a")
+    v.type(SECRET)
+    expect_text("typing into the password lands", d, "password", SECRET, v)
+    v.expect("the password shows as bullets", lambda v: v.line(1) == "> Password: " + "•" * len(SECRET))
+    v.keys("Left", "Left", "Left", "BSpace")
+    expect_text("Backspace mid-password removes the character before the caret", d, "password", "huntr22", v)
+    v.keys("Escape", "u")
+    expect_text("u puts it back", d, "password", SECRET, v)
+    check("the screen never shows the password", all(SECRET not in v.dump() for _ in [0]), v.dump())
+
+    # Secrets: not in the buffer, a register, the undo tree, viminfo, a swap or undo file.
+    out = os.path.join(v.dir, "probe")
+    v.ex("call writefile(getline(1, '$') + [execute('registers'), execute('messages'), "
+         "string(undotree()), swapname('%%'), &l:undofile, &l:swapfile], '%s')" % out)
+    v.ex("wviminfo! " + os.path.join(v.dir, "viminfo"))
+    ok = wait(lambda: v.file("probe") and v.file("viminfo"))
+    probe = (v.file("probe") or b"").decode("utf-8", "replace").split("\n")
+    check("secrets: the probe and viminfo were written", ok, v.dump())
+    check("secrets: not in the buffer, registers, messages or undo tree",
+          SECRET not in "\n".join(probe) and probe[-4:-1] == ["", "0", "0"]
+          and "'seq_last': 0" in "\n".join(probe), "\n".join(probe))
+    leaked = [os.path.join(dp, f) for dp, _, fs in os.walk(v.dir) for f in fs
+              if f != "probe" and SECRET.encode() in open(os.path.join(dp, f), "rb").read()]
+    check("secrets: no file of Vim's (viminfo, swap, undo) holds the password", not leaked, leaked)
+
+    d.request("setText", {"field": "email", "text": "grace@example.com"})
+    v.expect("another client's edit appears", lambda v: v.line(0) == "  Email:    grace@example.com")
+    v.keys("Enter")
+    v.expect("Return on the password submits and the form closes",
+             lambda v: not any("Email:" in l for l in v.screen()))
+    v.expect("the message shows the values but not the password",
+             lambda v: "formd: submitted email='grace@example.com' (withheld: password)" in v.dump())
+    check("the daemon is left running", d.alive())
+    v.ex("call writefile([json_encode(g:formd_last_submit)], '%s')" % os.path.join(v.dir, "last"))
+    ok = wait(lambda: v.file("last"))
+    last = json.loads(v.file("last") or b"null")
+    check("g:formd_last_submit holds the values", last == {
+        "form": "default", "values": {"email": "grace@example.com"}, "withheld": ["password"]}, last)
+    v.close()
+    d.stop()
+
+
+def case_otp():
+    d, v = attached("examples/otp.json")
+    v.keys("i")
+    v.type("123456")
+    ok = wait(lambda: [f["text"] for f in d.fields().values()] == list("123456"))
+    check("otp: typing 123456 fills the six boxes", ok, "%r\n%s" % (d.fields(), v.dump()))
+    v.expect("otp: the boxes show the digits",
+             lambda v: [l[-1:] for l in v.screen()[:6]] == list("123456"))
+    v.keys("BSpace")
+    expect_text("otp: Backspace empties the last box", d, "d6", "", v)
+    v.keys("BSpace")
+    v.expect("otp: Backspace on the empty box steps back", lambda v: v.marked() == [4])
+    v.keys("BSpace")
+    expect_text("otp: and the next one deletes its digit", d, "d5", "", v)
+    v.type("9x")
+    expect_text("otp: a digit fills it", d, "d5", "9", v)
+    check("otp: a letter is refused", d.fields()["d6"]["text"] == "", d.fields())
+    v.close()
+    d.stop()
+
+
+def case_insert_entries():
+    """Every way into Insert mode lands in the field's text, at the caret Vim shows."""
+    d, v = attached()
+    steps = [
+        # keys from Normal mode (on "abc", cursor on "b"), typed text, expected text
+        (["I"], "X", "Xabc"),
+        (["A"], "X", "abcX"),
+        (["i"], "X", "aXbc"),
+        (["a"], "X", "abXc"),
+        (["s"], "X", "aXc"),
+        (["S"], "X", "X"),
+        (["c", "c"], "X", "X"),
+        (["C"], "X", "aX"),
+        (["R"], "XY", "aXY"),
+        (["c", "w"], "X", "aX"),
+        (["0", "i"], "X", "Xabc"),
+    ]
+    for keys, typed, want in steps:
+        d.request("setText", {"field": "email", "text": "abc"})
+        v.expect("entries: abc drawn", lambda v: v.line(0) == "> Email:    abc")
+        v.keys("Escape", "0", "l")
+        wait(lambda: d.fields()["email"]["selection"]["end"] == 1)
+        v.keys(*keys)
+        v.type(typed)
+        v.keys("Escape")
+        expect_text("entries: %s then %s" % ("".join(keys), typed), d, "email", want, v)
+    d.request("setText", {"field": "email", "text": "abc"})
+    v.keys("j", "0")
+    v.expect("entries: j moves focus to the password", lambda v: v.marked() == [1])
+    v.keys("k", "$")
+    v.expect("entries: k moves it back", lambda v: v.marked() == [0])
+    v.expect("entries: the password, touched and empty, shows its error after the placeholder",
+             lambda v: re.match(r"  Password:   at least 8 characters  \S", v.line(1)))
+    v.keys("x")
+    expect_text("entries: x deletes the character under the cursor", d, "email", "ab", v)
+    v.keys("0", "d", "w")
+    expect_text("entries: dw deletes a word", d, "email", "", v)
+    # A click (SGR mouse report) on the Email text puts the caret there.
+    d.request("setText", {"field": "email", "text": "hello"})
+    v.expect("entries: hello drawn", lambda v: v.line(0).startswith("> Email:    hello "))
+    v.keys("Escape")
+    tmux("send-keys", "-t", v.name, "-l", "\x1b[<0;15;1M\x1b[<0;15;1m")
+    ok = wait(lambda: d.fields()["email"]["selection"] == {"start": 2, "end": 2})
+    check("entries: a click puts formd's caret under the mouse", ok, "%r\n%s" % (d.fields()["email"], v.dump()))
+    v.keys("i")
+    v.type("_")
+    expect_text("entries: and typing lands there", d, "email", "he_llo", v)
+    v.close()
+    d.stop()
+
+
+def case_private():
+    v = Vim("Formd examples/login.json")
+    v.expect("private: :Formd opens the form", lambda v: v.marked() == [0])
+    v.keys("i")
+    v.type("ada@example.com")
+    v.keys("Enter")
+    v.type(SECRET)
+    v.expect("private: the password shows as bullets", lambda v: v.line(1) == "> Password: " + "•" * len(SECRET))
+    v.keys("Enter")
+    v.expect("private: Return submits, the message shows the email",
+             lambda v: "formd: submitted email='ada@example.com' (withheld: password)" in v.dump())
+    check("private: the password is nowhere on screen", SECRET not in v.dump(), v.dump())
+    v.close()
+
+
+CASES = [case_typing_undo_and_password, case_otp, case_insert_entries, case_private]
+
+
+def main():
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    only = sys.argv[1:]
+    try:
+        for case in CASES:
+            if only and not any(o in case.__name__ for o in only):
+                continue
+            try:
+                case()
+            except Exception as e:  # a broken case fails, the others still run
+                check(case.__name__, False, repr(e))
+    finally:
+        cleanup()
+    print("%d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
