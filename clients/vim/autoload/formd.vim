@@ -899,25 +899,26 @@ def Finish(s: dict<any>, values: dict<any>, withheld: list<any>)
     endfor
   endif
   g:formd_last_submit = {form: s.form, values: values, withheld: withheld}
+  var shown = s.model.fields->copy()->filter((_, f) => has_key(values, f.id))
+    ->mapnew((_, f) => f.id .. '=' .. string(values[f.id]))
+  var message = 'formd: submitted ' .. join(shown, ' ') .. (empty(withheld) ? '' : ' (withheld: ' .. join(withheld, ', ') .. ')')
   Close(s, 'submitted')
-  if OnSubmit != null_function
-    try
-      OnSubmit(all, {form: s.form, withheld: left})
-    catch
-      Error('g:Formd_on_submit failed: ' .. v:exception)
-    endtry
-  else
-    var shown = s.model.fields->copy()->filter((_, f) => has_key(values, f.id))
-      ->mapnew((_, f) => f.id .. '=' .. string(values[f.id]))
-    var message = 'formd: submitted ' .. join(shown, ' ') .. (empty(withheld) ? '' : ' (withheld: ' .. join(withheld, ', ') .. ')')
-    # After the redraw that follows closing the buffer, or it would be wiped at once.
-    timer_start(0, (_) => {
+  # The rest runs after the redraw that follows closing the buffer, which would wipe out
+  # any message shown before it.
+  timer_start(0, (_) => {
+    if OnSubmit != null_function
+      try
+        OnSubmit(all, {form: s.form, withheld: left})
+      catch
+        Error('g:Formd_on_submit failed: ' .. v:exception)
+      endtry
+    else
       echomsg message
-    })
-  endif
-  if exists('#User#FormdSubmitted')
-    doautocmd <nomodeline> User FormdSubmitted
-  endif
+    endif
+    if exists('#User#FormdSubmitted')
+      doautocmd <nomodeline> User FormdSubmitted
+    endif
+  })
 enddef
 
 # Closes the form: the buffer goes; a private formd ends with its input, an attached one
