@@ -162,7 +162,7 @@ def TestSubmit()
   Check('no callback: g:formd_last_submit', WaitFor(() => exists('g:formd_last_submit'))
     && g:formd_last_submit == {form: 'default', values: {email: 'bo@example.com'}, withheld: ['password']},
     get(g:, 'formd_last_submit', {}))
-  Check('no callback: User FormdSubmitted', g:fired == 1, g:fired)
+  Check('no callback: User FormdSubmitted', WaitFor(() => g:fired == 1), g:fired)
   Check('no callback: a message with the values, without the secret',
     WaitFor(() => execute('messages') =~ "formd: submitted email='bo@example.com' (withheld: password)")
     && execute('messages') !~ 'battery', execute('messages'))
