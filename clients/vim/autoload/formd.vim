@@ -72,10 +72,6 @@ def Field(s: dict<any>, id: any): dict<any>
   return row < 0 ? {} : s.model.fields[row]
 enddef
 
-def FieldName(f: dict<any>): string
-  return render.Label(f)
-enddef
-
 # Where formd's caret is in a field (a "utf-8" position: bytes of its display).
 def Caret(f: dict<any>): number
   var sel = get(f, 'selection', {})
@@ -128,10 +124,12 @@ def OnEvent(s: dict<any>, method: string, p: dict<any>)
   elseif method == 'fieldAdded'
     var at = min([max([0, get(p, 'index', len(s.model.fields))]), len(s.model.fields)])
     insert(s.model.fields, p.field, at)
+    s.place_cursor = true # rows below it moved
   elseif method == 'fieldRemoved'
     var row = FieldRow(s, p.field)
     if row >= 0
       remove(s.model.fields, row)
+      s.place_cursor = true
     endif
     if Focused(s, p.field)
       s.model.firstResponder = v:null
@@ -140,6 +138,8 @@ def OnEvent(s: dict<any>, method: string, p: dict<any>)
     # an event about a field we do not have: ignore it
   elseif method == 'fieldChanged'
     extend(f, p.changes)
+    # A new label can change every label's width, so where the text starts.
+    s.place_cursor = s.place_cursor || has_key(p.changes, 'label')
     if !has_key(p.changes, 'text') && has_key(p.changes, 'display') && Masked(f)
       remove(f, 'text')
     endif
@@ -170,7 +170,7 @@ def OnEvent(s: dict<any>, method: string, p: dict<any>)
     f.errors = p.errors
   elseif method == 'changeRejected'
     if index(['disabled', 'maxLength', 'inputFilter'], p.reason) >= 0
-      Warn(printf('%s: change refused (%s)', FieldName(f), p.reason))
+      Warn(printf('%s: change refused (%s)', render.Label(f), p.reason))
     endif
   endif
   if method == 'focusChanged'
@@ -189,7 +189,7 @@ def ShowErrors(s: dict<any>, errors: list<any>)
     var f = Field(s, e.field)
     if !empty(f)
       s.show_errors[f.id] = true
-      parts->add(FieldName(f) .. ' ' .. join(render.Messages(e.errors), ', '))
+      parts->add(render.Label(f) .. ' ' .. join(render.Messages(e.errors), ', '))
     endif
   endfor
   Warn('cannot submit: ' .. join(parts, '; '))
@@ -252,10 +252,10 @@ enddef
 # Waits (at most key_timeout ms) until formd has answered every request sent, so what
 # follows acts on the form as formd has it. Events are applied while waiting.
 def Drain(s: dict<any>)
-  var left = Option(s.opts, 'key_timeout')
-  while s.outstanding > 0 && left > 0 && !s.closed
+  var start = reltime()
+  var limit = Option(s.opts, 'key_timeout') / 1000.0
+  while s.outstanding > 0 && !s.closed && reltimefloat(reltime(start)) < limit
     sleep 1m
-    left -= 1
   endwhile
 enddef
 
@@ -446,7 +446,7 @@ def TextChanged()
     var end = len(join(slice(old, 0, len(old) - tail), ''))
     var inserted = join(slice(new, head, len(new) - tail), '')
     if Masked(f) && stridx(inserted, BULLET) >= 0
-      Warn(FieldName(f) .. ': the characters behind these bullets cannot be read; type them')
+      Warn(render.Label(f) .. ': the characters behind these bullets cannot be read; type them')
       continue
     endif
     Edit(s, f, start, end, inserted)
