@@ -307,7 +307,7 @@ enddef
 # label. Returns true when it moved the cursor. When requests are still on their way, their
 # answers are drawn first; a cursor the person moved since it was last placed stays where
 # they put it.
-def FollowCursor(s: dict<any>): bool
+def FollowCursor(s: dict<any>, inserting: bool = false): bool
   var here = [line('.'), col('.')]
   var by_person = here != s.placed
   if s.outstanding > 0
@@ -332,11 +332,14 @@ def FollowCursor(s: dict<any>): bool
   s.placed = [line('.'), col('.')]
   if !Focused(s, f.id)
     if !CanFocus(f)
-      # A field that cannot take focus: say why, and back to formd's first responder.
-      Request(s, 'demandFocus', {field: f.id, demand: 'become'})
-      s.place_cursor = true
-      Draw(s)
-      return true
+      # The cursor may pass over a field that cannot take focus; focus stays where it is,
+      # and no typing starts there.
+      if inserting
+        var why = render.Label(f) .. (get(f, 'enabled', true) == false ? ' is disabled' : ' cannot take focus')
+        timer_start(0, (_) => Warn(why)) # after Insert mode's own message
+        feedkeys("\<Esc>", 'ni') # (:stopinsert is undone when InsertEnter is over)
+      endif
+      return moved
     endif
     Request(s, 'demandFocus', {field: f.id, demand: 'become'}, (r) => {
       if r.outcome != 'fulfilled'
@@ -350,10 +353,10 @@ def FollowCursor(s: dict<any>): bool
   return moved
 enddef
 
-def CursorMoved()
+def CursorMoved(inserting: bool)
   var s = Current()
   if !empty(s)
-    FollowCursor(s)
+    FollowCursor(s, inserting)
   endif
 enddef
 
@@ -368,7 +371,7 @@ def InsertEnter()
     set nopaste
     Warn("'paste' switched off: typing in a form goes to formd")
   endif
-  if FollowCursor(s)
+  if FollowCursor(s, true)
     v:char = 'k' # keep the cursor where FollowCursor put it (out of the label)
   endif
 enddef
@@ -739,7 +742,8 @@ def Autocmds(s: dict<any>)
   var group = 'formd_' .. s.buf
   exe 'augroup ' .. group
   autocmd!
-  exe printf('autocmd CursorMoved,CursorMovedI <buffer=%d> CursorMoved()', s.buf)
+  exe printf('autocmd CursorMoved <buffer=%d> CursorMoved(false)', s.buf)
+  exe printf('autocmd CursorMovedI <buffer=%d> CursorMoved(true)', s.buf)
   exe printf('autocmd InsertEnter <buffer=%d> InsertEnter()', s.buf)
   exe printf('autocmd InsertLeave <buffer=%d> InsertLeave()', s.buf)
   exe printf('autocmd InsertCharPre <buffer=%d> InsertCharPre()', s.buf)

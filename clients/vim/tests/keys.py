@@ -353,6 +353,30 @@ def case_insert_entries():
     d.stop()
 
 
+def case_disabled_field():
+    """A field that cannot take focus: motions pass over it, Tab skips it, no typing there."""
+    d, v = attached("examples/signup.json")
+    v.keys("j", "j")
+    v.expect("disabled: j moves focus line by line", lambda v: v.marked() == [2])
+    v.keys("j")
+    time.sleep(0.3)
+    check("disabled: the cursor may rest on it, focus stays", v.marked() == [2]
+          and d.state()["firstResponder"] == "email", v.dump())
+    v.keys("i")
+    v.expect("disabled: Insert mode does not start on it",
+             lambda v: "Plan is disabled" in v.line(ROWS - 1) and v.marked() == [2])
+    v.keys("j", "i")
+    v.type("pw")
+    expect_text("disabled: the next field takes focus and the typing", d, "password", "pw", v)
+    check("disabled: its text is untouched", d.fields()["plan"]["text"] == "free", d.fields()["plan"])
+    v.keys("Escape", "Tab")
+    v.expect("disabled: Tab wraps to the first field", lambda v: v.marked() == [0])
+    v.keys("BTab")
+    v.expect("disabled: Shift-Tab skips it going back", lambda v: v.marked() == [4])
+    v.close()
+    d.stop()
+
+
 def case_private():
     v = Vim("Formd examples/login.json")
     v.expect("private: :Formd opens the form", lambda v: v.marked() == [0])
@@ -368,7 +392,7 @@ def case_private():
     v.close()
 
 
-CASES = [case_typing_undo_and_password, case_otp, case_insert_entries, case_private]
+CASES = [case_typing_undo_and_password, case_otp, case_insert_entries, case_disabled_field, case_private]
 
 
 def main():
