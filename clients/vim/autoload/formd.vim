@@ -553,12 +553,13 @@ def ClearField()
   endif
 enddef
 
-# The text of a register, without the line break that ends a linewise one.
+# The text of a register on one line: without the line break that ends a linewise one,
+# other line breaks and tabs as spaces.
 def RegisterText(name: string): string
-  return substitute(getreg(name), '\n$', '', '')
+  return substitute(getreg(name), '\n$', '', '')->substitute('[\n\t]', ' ', 'g')
 enddef
 
-# p and P: the register's text typed after / at the caret.
+# p and P: the register's text pasted (editAction paste) after / at the caret.
 def Put(after: bool)
   var s = Current()
   if empty(s)
@@ -570,7 +571,14 @@ def Put(after: bool)
   if after && !empty(f) && Caret(f) < len(render.Display(f))
     Send(s, 'moveCaret', {to: 'right'})
   endif
-  TypeText(s, repeat(text, v:count1))
+  if text != ''
+    EnsureFocus(s)
+    Request(s, 'editAction', {action: 'paste', text: repeat(text, v:count1)}, (r) => {
+      if r.performed == false && r.reason == 'unsupported'
+        Warn('this field takes no paste')
+      endif
+    })
+  endif
 enddef
 
 # r{char}: the characters under the cursor replaced by {char}.
@@ -904,7 +912,7 @@ def Finish(s: dict<any>, values: dict<any>, withheld: list<any>)
   endif
   g:formd_last_submit = {form: s.form, values: values, withheld: withheld}
   var shown = s.model.fields->copy()->filter((_, f) => has_key(values, f.id))
-    ->mapnew((_, f) => f.id .. '=' .. string(values[f.id]))
+    ->mapnew((_, f) => f.id .. '=' .. values[f.id])
   var message = 'formd: submitted ' .. join(shown, ' ') .. (empty(withheld) ? '' : ' (withheld: ' .. join(withheld, ', ') .. ')')
   Close(s, 'submitted')
   # The rest runs after the redraw that follows closing the buffer, which would wipe out

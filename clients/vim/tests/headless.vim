@@ -164,7 +164,7 @@ def TestSubmit()
     get(g:, 'formd_last_submit', {}))
   Check('no callback: User FormdSubmitted', WaitFor(() => g:fired == 1), g:fired)
   Check('no callback: a message with the values, without the secret',
-    WaitFor(() => execute('messages') =~ "formd: submitted email='bo@example.com' (withheld: password)")
+    WaitFor(() => execute('messages') =~ "formd: submitted email=bo@example.com (withheld: password)")
     && execute('messages') !~ 'battery', execute('messages'))
   autocmd! User FormdSubmitted
 enddef
