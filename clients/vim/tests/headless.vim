@@ -189,7 +189,13 @@ def TestAttach()
   Check('attach: edits reach the other client', WaitFor(() => lines->join() =~ '"text":"from the script!"'), lines)
   ch_sendraw(other, '{"id":2,"method":"setText","params":{"field":"email","text":"edited elsewhere"}}' .. "\n")
   Check('attach: another client''s edit appears', WaitFor(() => getline(1) == 'Email:    edited elsewhere'), Lines())
+  var cancelled: list<string> = []
+  g:Formd_on_cancel = (reason) => {
+    cancelled->add(reason)
+  }
   formd.CloseForm(buf)
+  unlet g:Formd_on_cancel
+  Check('attach: on_cancel hears of the close', cancelled == ['closed'], cancelled)
   var n = len(lines)
   ch_sendraw(other, '{"id":3,"method":"getState"}' .. "\n")
   Check('attach: closing leaves the daemon running', WaitFor(() => lines[n :]->join() =~ '"id":3,"result"'), lines[n :])
@@ -203,6 +209,12 @@ def TestAttach()
   formd.CloseForm(buf)
   messages clear
   Check('attach: an unknown form is refused', formd.Attach(sock, 'nope') == 0 && execute('messages') =~ 'cannot open', execute('messages'))
+  var reasons: list<string> = []
+  buf = formd.Attach(sock, 'default', {on_cancel: (reason) => {
+    reasons->add(reason)
+  }})
+  ch_sendraw(other, '{"id":5,"method":"shutdown"}' .. "\n")
+  Check('attach: the daemon shutting down closes the form', WaitFor(() => !bufexists(buf)) && reasons == ['exited'], reasons)
   job_stop(other)
   job_stop(daemon)
   WaitFor(() => job_status(daemon) != 'run')
