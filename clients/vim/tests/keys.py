@@ -354,6 +354,12 @@ def case_insert_entries():
     v.keys("i")
     v.type("_")
     expect_text("entries: and typing lands there", d, "email", "he_llo", v)
+    # In Insert mode: a click on the label of the password puts the caret at its start.
+    d.request("setText", {"field": "password", "text": "pw"})
+    tmux("send-keys", "-t", v.name, "-l", "\x1b[<0;5;2M\x1b[<0;5;2m")
+    v.expect("entries: a click in Insert mode moves focus", lambda v: v.marked() == [1])
+    v.type("1")
+    expect_text("entries: typing after a click on a label lands at the text's start", d, "password", "1pw", v)
     v.close()
     d.stop()
 
