@@ -347,10 +347,39 @@ def FollowCursor(s: dict<any>, inserting: bool = false): bool
       endif
     })
     Request(s, 'select', {field: f.id, start: pos, end: pos}, null_function, true)
-  elseif pos != Caret(f) || by_person && get(f.selection, 'start', 0) != get(f.selection, 'end', 0)
+  elseif mode() =~# "^[vV\<C-v>]"
+    s.visual = true
+    SelectVisual(s, f, lnum, plen)
+  elseif pos != Caret(f) || (by_person || s.visual) && get(f.selection, 'start', 0) != get(f.selection, 'end', 0)
+    # (Visual mode over, its selection goes too.)
     Request(s, 'select', {field: f.id, start: pos, end: pos}, null_function, true)
   endif
+  if mode() !~# "^[vV\<C-v>]"
+    s.visual = false
+  endif
   return moved
+enddef
+
+# In Visual mode within one field, formd's selection is Vim's: from the character at the
+# anchor to the one under the cursor, both included, the caret at the cursor's end.
+def SelectVisual(s: dict<any>, f: dict<any>, lnum: number, plen: number)
+  var anchor = getpos('v')
+  if anchor[1] != lnum
+    return
+  endif
+  var n = len(render.Display(f))
+  var line = getline(lnum)
+  var Pos = (col: number) => min([max([col - 1 - plen, 0]), n])
+  var After = (col: number) => Pos(col + len(matchstr(line, '\%' .. col .. 'c.')))
+  var a = anchor[2]
+  var c = col('.')
+  var start = c >= a ? Pos(a) : After(a)
+  var end = c >= a ? After(c) : Pos(c)
+  var sel = get(f, 'selection', {})
+  var now = get(sel, 'backward', false) == true ? [sel.end, sel.start] : [get(sel, 'start', 0), get(sel, 'end', 0)]
+  if [start, end] != now
+    Request(s, 'select', {field: f.id, start: start, end: end}, null_function, true)
+  endif
 enddef
 
 def CursorMoved(inserting: bool)
@@ -791,7 +820,7 @@ def Start(cmd: list<string>, form: string, name: string, attached: bool, opts: d
   var s: dict<any> = {buf: 0, form: form, attached: attached, opts: opts, name: name,
     model: {fields: [], firstResponder: v:null, seq: 0}, prefixes: [], lines: [],
     show_errors: {}, outstanding: 0, stderr: [], ready: false, closed: false,
-    finishing: false, resyncing: false, place_cursor: false, placed: [0, 0], placements: 0}
+    finishing: false, resyncing: false, place_cursor: false, placed: [0, 0], placements: 0, visual: false}
   var job = job_start(cmd, {
     in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl', noblock: true,
     callback: (_, msg) => OnMessage(s, msg),

@@ -318,6 +318,8 @@ def case_insert_entries():
         (["R"], "XY", "aXY"),
         (["c", "w"], "X", "aX"),
         (["r"], "X", "aXc"),
+        (["v", "l", "c"], "X", "aX"),
+        (["v", "h", "Escape", "i"], "X", "Xabc"),
         (['"', "a", "p"], "", "ab12c"),
         (['"', "a", "P"], "", "a12bc"),
         (["0", "i"], "X", "Xabc"),
@@ -334,7 +336,11 @@ def case_insert_entries():
         v.keys("Escape")
         expect_text("entries: %s then %s" % ("".join(keys), typed), d, "email", want, v)
     d.request("setText", {"field": "email", "text": "abc"})
-    v.keys("j", "0")
+    v.expect("entries: abc drawn", lambda v: v.line(0) == "> Email:    abc")
+    v.keys("Escape", "0", "l", "v", "l")
+    ok = wait(lambda: d.fields()["email"]["selection"] == {"start": 1, "end": 3})
+    check("entries: a Visual selection is formd's selection", ok, d.fields()["email"]["selection"])
+    v.keys("Escape", "j", "0")
     v.expect("entries: j moves focus to the password", lambda v: v.marked() == [1])
     v.keys("k", "$")
     v.expect("entries: k moves it back", lambda v: v.marked() == [0])
