@@ -266,6 +266,7 @@ def Draw(s: dict<any>)
   if s.closed || !s.ready || !bufexists(s.buf)
     return
   endif
+  Reconcile(s)
   s.prefixes = render.Prefixes(s.model.fields)
   s.lines = render.Lines(s.model.fields, s.prefixes)
   render.Write(s.buf, s.lines)
@@ -308,6 +309,7 @@ enddef
 # answers are drawn first; a cursor the person moved since it was last placed stays where
 # they put it.
 def FollowCursor(s: dict<any>, inserting: bool = false): bool
+  Reconcile(s)
   var here = [line('.'), col('.')]
   var by_person = here != s.placed
   if s.outstanding > 0
@@ -439,19 +441,16 @@ enddef
 # Any other change Vim made to the buffer (a command this plugin does not map, a
 # completion, ...) is put back and sent as the equivalent edit: select the changed range,
 # then insertText or delete. The form's shape (its lines and labels) belongs to formd.
-def TextChanged()
-  var s = Current()
-  if empty(s)
-    return
-  endif
-  var lines = getline(1, '$')
+# Runs on TextChanged, and before the cursor is followed or the buffer redrawn, which
+# would otherwise lose a change made just before.
+def Reconcile(s: dict<any>)
+  var lines = getbufline(s.buf, 1, '$')
   if lines == s.lines || empty(s.lines) && lines == ['']
     return
   endif
   if len(lines) != len(s.lines)
     render.Write(s.buf, s.lines)
     s.place_cursor = true
-    Draw(s)
     return
   endif
   for row in range(len(lines))
@@ -460,7 +459,7 @@ def TextChanged()
     endif
     var prefix = s.prefixes[row]
     var f = s.model.fields[row]
-    setline(row + 1, s.lines[row])
+    setbufline(s.buf, row + 1, s.lines[row])
     if strpart(lines[row], 0, len(prefix)) !=# prefix
       continue # the label was edited
     endif
@@ -483,6 +482,14 @@ def TextChanged()
     endif
     Edit(s, f, start, end, inserted)
   endfor
+enddef
+
+def TextChanged()
+  var s = Current()
+  if !empty(s)
+    Reconcile(s)
+    Draw(s)
+  endif
 enddef
 
 # Replaces start..end of a field's display by `text` (select, then insertText or delete).
