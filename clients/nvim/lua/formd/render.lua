@@ -56,6 +56,21 @@ function M.display(field)
   return (d:gsub('[\r\n]', ' '))
 end
 
+--- The text of validation errors: each one a string, or (formd after issue 20) an object
+--- {rule, message} whose message is shown.
+function M.error_text(errors)
+  local out = {}
+  for _, e in ipairs(type(errors) == 'table' and errors or {}) do
+    if type(e) == 'table' then
+      e = e.message
+    end
+    if type(e) == 'string' then
+      out[#out + 1] = e
+    end
+  end
+  return table.concat(out, ', ')
+end
+
 --- The buffer lines for a model, and the prefixes they use.
 function M.lines(model)
   local prefixes = M.prefixes(model.fields)
@@ -64,22 +79,6 @@ function M.lines(model)
     lines[i] = prefixes[i] .. M.display(f)
   end
   return lines, prefixes
-end
-
---- Writes the lines that differ (so the cursor and unchanged lines are left alone).
---- Returns the lines as the buffer now has them.
-function M.write_lines(buf, lines)
-  local current = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-  if #current ~= #lines then
-    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-    return lines
-  end
-  for i, line in ipairs(lines) do
-    if current[i] ~= line then
-      vim.api.nvim_buf_set_lines(buf, i - 1, i, false, { line })
-    end
-  end
-  return lines
 end
 
 --- Draws the marker and the virtual text. `show_errors` is a set of field ids whose errors
@@ -104,9 +103,9 @@ function M.decorate(buf, model, prefixes, show_errors)
     if f.demand == 'become' then
       table.insert(chunks, { (#chunks > 0 and '  ' or '') .. '(focus pending)', 'FormdPending' })
     end
-    local errors = type(f.errors) == 'table' and f.errors or {}
-    if f.valid == false and #errors > 0 and (f.touched or (show_errors and show_errors[f.id])) then
-      table.insert(chunks, { '  ' .. table.concat(errors, ', '), 'FormdError' })
+    local errors = M.error_text(f.errors)
+    if f.valid == false and errors ~= '' and (f.touched or (show_errors and show_errors[f.id])) then
+      table.insert(chunks, { '  ' .. errors, 'FormdError' })
     end
     if #chunks > 0 then
       vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, { virt_text = chunks, virt_text_pos = 'eol' })

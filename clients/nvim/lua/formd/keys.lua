@@ -1,0 +1,458 @@
+-- formd.keys: what the person does in a form buffer, sent to formd as what it is.
+--
+-- Typed text (InsertCharPre; an IME commit arrives the same way) is `insertText`, and never
+-- enters the buffer: v:char is emptied, the buffer is redrawn from formd's events. Backspace,
+-- Delete and word/line deletes are `delete` with their direction and unit; caret keys and
+-- cursor motion in a field's text are `moveCaret`/`select`; u and <C-r> are formd's undo and
+-- redo; a paste is `editAction paste`. Every way into insert mode first puts formd's caret
+-- where the insert goes, then starts insert mode on it. Any other change to the buffer (an
+-- operator, a visual delete, :s) is read back from the buffer (on_bytes) and sent as
+-- `select` of the range it replaced plus `insertText` of what replaced it; changes to labels
+-- or to the number of lines are drawn over from formd's model.
+
+local Session = require('formd.session')
+local render = require('formd.render')
+
+local M = {}
+
+local function quiet()
+  return true
+end
+
+-- The byte offset after the character (with its composing characters) that starts at `pos`.
+local function next_char(s, pos)
+  if pos >= #s then
+    return #s
+  end
+  local n = vim.fn.byteidx(s:sub(pos + 1), 1)
+  if n <= 0 then
+    return #s
+  end
+  return pos + n
+end
+
+-- A pasted text for a one-line field, as formd tui pastes it: line breaks and tabs become
+-- spaces, a final line break is dropped.
+local function single_line(s)
+  s = s:gsub('[\r\n]+$', '')
+  s = s:gsub('\r\n', ' '):gsub('[\r\n\t]', ' ')
+  return s
+end
+M.single_line = single_line
+
+local function caret_is(f, pos)
+  local sel = f.selection or {}
+  return sel.start == pos and sel['end'] == pos
+end
+
+----------------------------------------------------------------------------------------
+-- Requests at the caret
+
+-- An edit at formd's caret while typing: formd's first responder (not named, so keys typed
+-- ahead of a focus move follow the focus), else the field on the cursor's line.
+function Session:edit(method, params, cb)
+  params = params or {}
+  if self.model.firstResponder == nil then
+    local f = self:cursor_spot()
+    if not f then
+      return nil
+    end
+    params.field = f.id
+  end
+  return self:request(method, params, cb)
+end
+
+--- The field on the cursor's line, the cursor's position in its text (a byte offset in its
+--- display, clamped to it) and whether the cursor is where the last redraw put it.
+function Session:cursor_spot()
+  local win = vim.api.nvim_get_current_win()
+  if not self:valid_buf() or vim.api.nvim_win_get_buf(win) ~= self.buf then
+    return nil
+  end
+  local c = vim.api.nvim_win_get_cursor(win)
+  local f = self:field_at(c[1])
+  if not f then
+    return nil
+  end
+  local prefix = self.prefixes[c[1]] or ''
+  local pos = math.max(0, math.min(c[2] - #prefix, #render.display(f)))
+  local untouched = self.placed ~= nil and self.placed[1] == c[1] and self.placed[2] == c[2]
+  return f, pos, untouched
+end
+
+-- A caret at `pos` of field f (no request when it is there already). Returns the request id.
+function Session:select_at(f, pos)
+  if caret_is(f, pos) then
+    return nil
+  end
+  return self:request('select', { field = f.id, start = pos, ['end'] = pos }, quiet)
+end
+
+-- Waits until formd has answered everything and the buffer shows it.
+function Session:settle()
+  local ms = self.opts.key_timeout or 0
+  if ms > 0 then
+    vim.wait(ms, function()
+      return self.closed or self.rpc.outstanding == 0
+    end, 1)
+  end
+end
+
+-- Where `a` (and `p`) puts the caret: after the cursor's character, or at the end when the
+-- cursor shows formd's caret at the end of the text.
+local function after_cursor(f, pos, untouched)
+  local d = render.display(f)
+  if untouched and Session.caret(f) >= #d then
+    return #d
+  end
+  return next_char(d, pos)
+end
+
+-- A normal-mode command: requests on the cursor's field, then wait for formd, so the keys
+-- that follow see the buffer it drew.
+function Session:normal(fn)
+  if not self.ready or self.closed then
+    return
+  end
+  local f, pos, untouched = self:cursor_spot()
+  if f then
+    fn(f, pos, untouched)
+    self:settle()
+  end
+end
+
+function Session:delete_at_cursor(direction, unit)
+  local count = vim.v.count1
+  self:normal(function(f, pos)
+    self:select_at(f, pos)
+    for _ = 1, count do
+      self:request('delete', { field = f.id, direction = direction, unit = unit })
+    end
+  end)
+end
+
+function Session:history(method)
+  local count = vim.v.count1
+  self:normal(function(f)
+    for _ = 1, count do
+      self:request(method, { field = f.id })
+    end
+  end)
+end
+
+--- Pastes text: at formd's caret (insert mode), or before/after the cursor ('before', 'after').
+function Session:paste(text, where)
+  text = single_line(text or '')
+  if text == '' or not self.ready or self.closed then
+    return
+  end
+  local function paste_into(f)
+    self:request('editAction', { field = f and f.id, action = 'paste', text = text }, function(_, r)
+      if r and r.performed == false and r.reason == 'unsupported' then
+        Session.notify('this field does not take a paste', vim.log.levels.WARN)
+      end
+    end)
+  end
+  if where == nil then
+    local f = self.model.firstResponder == nil and self:cursor_spot() or nil
+    if self.model.firstResponder ~= nil or f then
+      paste_into(f)
+    end
+    return
+  end
+  self:normal(function(f, pos, untouched)
+    self:select_at(f, where == 'after' and after_cursor(f, pos, untouched) or pos)
+    paste_into(f)
+  end)
+end
+
+-- Every way into insert mode: formd's caret goes where the insert goes (and `s S cc C`
+-- delete first), then insert (or replace) mode starts on formd's caret.
+local entries = {
+  i = function(s, f, pos, untouched)
+    s:select_at(f, untouched and Session.caret(f) or pos)
+  end,
+  a = function(s, f, pos, untouched)
+    s:select_at(f, after_cursor(f, pos, untouched))
+  end,
+  I = function(s, f)
+    s:request('moveCaret', { field = f.id, to = 'start' })
+  end,
+  A = function(s, f)
+    s:request('moveCaret', { field = f.id, to = 'end' })
+  end,
+  s = function(s, f, pos, _, count)
+    s:select_at(f, pos)
+    for _ = 1, count do
+      s:request('delete', { field = f.id, direction = 'forward', unit = 'character' })
+    end
+  end,
+  S = function(s, f)
+    local len = #render.display(f)
+    if len > 0 then
+      s:request('select', { field = f.id, start = 0, ['end'] = len }, quiet)
+      s:request('delete', { field = f.id })
+    end
+  end,
+  C = function(s, f, pos)
+    s:select_at(f, pos)
+    s:request('delete', { field = f.id, direction = 'forward', unit = 'line' })
+  end,
+}
+entries.R = entries.i
+
+function Session:enter_insert(how)
+  local count = vim.v.count1
+  local id
+  self:normal(function(f, pos, untouched)
+    id = f.id
+    if f.id ~= self.model.firstResponder then
+      self:focus(f.id)
+    end
+    entries[how](self, f, pos, untouched, count)
+  end)
+  local f = self:field(id)
+  local win = self:window()
+  if not f or self.closed or not win then
+    return
+  end
+  local row = self:row_of(self.model.firstResponder) or self:row_of(id)
+  f = row and self:field_at(row)
+  if not f then
+    return
+  end
+  self:place_cursor(win, row)
+  self.placed = vim.api.nvim_win_get_cursor(win)
+  local at_end = Session.caret(f) >= #render.display(f)
+  if how == 'R' then
+    vim.cmd(at_end and 'startreplace!' or 'startreplace')
+  else
+    vim.cmd(at_end and 'startinsert!' or 'startinsert')
+  end
+end
+
+----------------------------------------------------------------------------------------
+-- Autocommands
+
+-- InsertCharPre: the character goes to formd as typing; the buffer gets nothing.
+function Session:_insert_char_pre()
+  local ch = vim.v.char
+  vim.v.char = ''
+  if not self.ready or self.closed then
+    return
+  end
+  if vim.fn.mode():sub(1, 1) == 'R' then
+    self:edit('moveCaret', { to = 'right', extend = true }, quiet) -- replace the next character
+  end
+  self:edit('insertText', { text = ch })
+end
+
+-- The cursor moved: to another line, that field is asked to become first responder (the
+-- cursor goes back if it refuses); along a field's text, formd's caret follows. The cursor
+-- never rests in a label.
+function Session:_cursor_moved(insert)
+  if self.closed or not self.ready then
+    return
+  end
+  local win = vim.api.nvim_get_current_win()
+  if vim.api.nvim_win_get_buf(win) ~= self.buf then
+    return
+  end
+  local c = vim.api.nvim_win_get_cursor(win)
+  if self.placed and self.placed[1] == c[1] and self.placed[2] == c[2] then
+    return -- where a redraw put it
+  end
+  local row, col = c[1], c[2]
+  local prefix = self.prefixes[row] or ''
+  if col < #prefix then
+    col = #prefix
+    pcall(vim.api.nvim_win_set_cursor, win, { row, col })
+    self.placed = { row, col }
+  end
+  local f = self:field_at(row)
+  if not f then
+    return
+  end
+  if row ~= self.last_row then
+    self.last_row = row
+    if f.id ~= self.model.firstResponder then
+      self:focus(f.id)
+    end
+    return
+  end
+  local d = render.display(f)
+  local pos = math.min(col - #prefix, #d)
+  local caret = Session.caret(f)
+  if not insert and caret == #d and pos < #d and next_char(d, pos) == #d then
+    return -- in normal mode the cursor on the last character shows the caret at the end
+  end
+  self:select_at(f, pos)
+end
+
+-- on_bytes: a change the keys above did not make (an operator, a visual-mode edit, :s,
+-- <C-r><C-r>): sent as the replacement of the range it changed; anything touching a label
+-- or the lines themselves is drawn over.
+function Session:_on_bytes(start_row, start_col, old_end_row, old_end_col, new_end_row, new_end_col)
+  if self.writing or self.closed or not self.ready then
+    return
+  end
+  self:render_soon()
+  if old_end_row ~= 0 or new_end_row ~= 0 then
+    return -- lines added, removed or joined: the form's shape is formd's
+  end
+  local row = start_row + 1
+  local f = self:field_at(row)
+  local prefix = self.prefixes[row]
+  if not f or not prefix or start_col < #prefix then
+    return
+  end
+  local line = vim.api.nvim_buf_get_lines(self.buf, start_row, row, false)[1] or ''
+  local start = start_col - #prefix
+  self:request('select', { field = f.id, start = start, ['end'] = start + old_end_col }, quiet)
+  self:request('insertText', { field = f.id, text = line:sub(start_col + 1, start_col + new_end_col) })
+end
+
+----------------------------------------------------------------------------------------
+-- Wiring
+
+local function paste_hook()
+  local original = vim.paste
+  vim.paste = function(lines, phase)
+    local s = require('formd').session()
+    if not s or s.closed then
+      return original(lines, phase)
+    end
+    -- Chunks of one paste continue each other; it is sent whole at its last phase.
+    if phase == -1 or phase == 1 then
+      s.pasting = {}
+    end
+    s.pasting = s.pasting or {}
+    table.insert(s.pasting, table.concat(lines, '\n'))
+    if phase == -1 or phase == 3 then
+      local text = table.concat(s.pasting)
+      s.pasting = nil
+      local insert = vim.api.nvim_get_mode().mode:sub(1, 1) == 'i'
+      s:paste(text, not insert and 'after' or nil)
+    end
+    return true
+  end
+end
+
+--- Maps the keys and sets the autocommands of a session's buffer.
+function M.attach(self)
+  if not M.paste_hooked then
+    M.paste_hooked = true
+    paste_hook()
+  end
+  local buf = self.buf
+  local group = vim.api.nvim_create_augroup('formd_' .. buf, { clear = true })
+  self.augroup = group
+  local function au(event, fn)
+    vim.api.nvim_create_autocmd(event, { group = group, buffer = buf, callback = fn })
+  end
+  au('InsertCharPre', function()
+    self:_insert_char_pre()
+  end)
+  au('InsertEnter', function()
+    local f = self:field_at(vim.api.nvim_win_get_cursor(0)[1])
+    self.last_row = vim.api.nvim_win_get_cursor(0)[1]
+    if f and f.id ~= self.model.firstResponder and self.ready then
+      self:focus(f.id)
+    end
+  end)
+  au('CursorMoved', function()
+    self:_cursor_moved(false)
+  end)
+  au('CursorMovedI', function()
+    self:_cursor_moved(true)
+  end)
+  au('BufWipeout', function()
+    self:close('wiped')
+  end)
+  vim.api.nvim_buf_attach(buf, false, {
+    on_bytes = function(_, _, _, sr, sc, _, oer, oec, _, ner, nec, _)
+      if self.closed then
+        return true
+      end
+      self:_on_bytes(sr, sc, oer, oec, ner, nec)
+    end,
+  })
+
+  local function map(modes, lhs, fn, desc)
+    vim.keymap.set(modes, lhs, fn, { buffer = buf, silent = true, nowait = true, desc = 'formd: ' .. desc })
+  end
+  local function typing(lhs, method, params, desc)
+    map('i', lhs, function()
+      self:edit(method, vim.deepcopy(params))
+    end, desc)
+  end
+  map({ 'n', 'i' }, '<CR>', function()
+    self:press_return()
+  end, 'pressReturn')
+  map({ 'n', 'i' }, '<Tab>', function()
+    self:focus_next()
+  end, 'focusNext')
+  map({ 'n', 'i' }, '<S-Tab>', function()
+    self:focus_previous()
+  end, 'focusPrevious')
+
+  typing('<BS>', 'delete', { direction = 'backward', unit = 'character' }, 'Backspace (delete on empty)')
+  typing('<C-h>', 'delete', { direction = 'backward', unit = 'character' }, 'Backspace (delete on empty)')
+  typing('<Del>', 'delete', { direction = 'forward', unit = 'character' }, 'delete forward')
+  typing('<C-w>', 'delete', { direction = 'backward', unit = 'word' }, 'delete the word before the caret')
+  typing('<C-u>', 'delete', { direction = 'backward', unit = 'line' }, 'delete to the start of the line')
+  for lhs, to in pairs({
+    ['<Left>'] = 'left', ['<Right>'] = 'right', ['<Home>'] = 'start', ['<End>'] = 'end',
+    ['<S-Left>'] = 'wordLeft', ['<C-Left>'] = 'wordLeft', ['<S-Right>'] = 'wordRight', ['<C-Right>'] = 'wordRight',
+  }) do
+    typing(lhs, 'moveCaret', { to = to }, 'moveCaret ' .. to)
+  end
+
+  for _, how in ipairs({ 'i', 'a', 'I', 'A', 's', 'S', 'C', 'R' }) do
+    map('n', how, function()
+      self:enter_insert(how)
+    end, 'insert (' .. how .. ') at the caret')
+  end
+  map('n', 'cc', function()
+    self:enter_insert('S')
+  end, 'change the field (cc)')
+  map('n', 'x', function()
+    self:delete_at_cursor('forward', 'character')
+  end, 'delete the character under the cursor')
+  map('n', '<Del>', function()
+    self:delete_at_cursor('forward', 'character')
+  end, 'delete the character under the cursor')
+  map('n', 'X', function()
+    self:delete_at_cursor('backward', 'character')
+  end, 'delete the character before the cursor')
+  map('n', '<BS>', function()
+    self:delete_at_cursor('backward', 'character')
+  end, 'Backspace (delete on empty)')
+  map('n', 'D', function()
+    self:delete_at_cursor('forward', 'line')
+  end, 'delete to the end of the field')
+  map('n', 'dw', function()
+    self:delete_at_cursor('forward', 'word')
+  end, 'delete the word after the cursor')
+  map('n', 'u', function()
+    self:history('undo')
+  end, 'undo')
+  map('n', '<C-r>', function()
+    self:history('redo')
+  end, 'redo')
+  map('n', 'p', function()
+    self:paste(vim.fn.getreg(vim.v.register), 'after')
+  end, 'paste after the cursor')
+  map('n', 'P', function()
+    self:paste(vim.fn.getreg(vim.v.register), 'before')
+  end, 'paste before the cursor')
+
+  vim.api.nvim_buf_create_user_command(buf, 'FormdSubmit', function()
+    self:submit()
+  end, { desc = 'formd: submit the form' })
+  vim.api.nvim_buf_create_user_command(buf, 'FormdClose', function()
+    self:close('closed')
+  end, { desc = 'formd: close the form without submitting' })
+end
+
+return M
