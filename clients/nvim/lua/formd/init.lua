@@ -97,12 +97,8 @@ local function show(opts, target)
   elseif nonempty(opts.split) then
     vim.cmd(opts.split)
   end
-  local win = vim.api.nvim_get_current_win()
-  vim.api.nvim_win_set_buf(win, buf)
-  vim.api.nvim_win_call(win, function()
-    vim.cmd('setlocal signcolumn=yes nowrap nospell nolist')
-  end)
   keys.attach(self)
+  vim.api.nvim_win_set_buf(0, buf)
   vim.api.nvim_buf_set_option(buf, 'filetype', 'formd')
   return self
 end

@@ -114,6 +114,7 @@ function Session:normal(fn)
   if not self.ready or self.closed then
     return
   end
+  self:settle() -- the model and the cursor as of every request sent so far
   local f, pos, untouched = self:cursor_spot()
   if f then
     fn(f, pos, untouched)
@@ -366,6 +367,10 @@ function M.attach(self)
   au('CursorMovedI', function()
     self:_cursor_moved(true)
   end)
+  au('BufWinEnter', function()
+    -- onemore: in normal mode too the cursor can stand after the text, where formd's caret is.
+    vim.cmd('setlocal signcolumn=yes nowrap nospell nolist virtualedit=onemore')
+  end)
   au('BufWipeout', function()
     self:close('wiped')
   end)
@@ -413,6 +418,9 @@ function M.attach(self)
       self:enter_insert(how)
     end, 'insert (' .. how .. ') at the caret')
   end
+  -- A form's lines are its fields: no line to open.
+  map('n', 'o', function() end, 'no line to open in a form')
+  map('n', 'O', function() end, 'no line to open in a form')
   map('n', 'cc', function()
     self:enter_insert('S')
   end, 'change the field (cc)')
