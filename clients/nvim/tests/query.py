@@ -1,31 +1,42 @@
 #!/usr/bin/env python3
-"""Asks a `formd --listen` daemon one request over its socket and prints the result as JSON.
+"""One request to a `formd --listen` daemon over its socket, as another client would send it.
 
-usage: query.py SOCKET METHOD [PARAMS_JSON]
-The tmux tests use it to read what the daemon holds and to act as another client. Events
-sent before the response are skipped; an error response exits 1 with the error on stderr.
+    query.py SOCKET METHOD [PARAMS_JSON]     # prints the result as JSON; an error exits 1
+
+The tests use it (and its ask()) to read what the daemon holds and to edit the form from
+outside Neovim. It speaks NDJSON, so it also shows that a client of the other framing sees
+what the plugin did. Events written before the response are skipped.
 """
 import json
 import socket
 import sys
 
 
+class FormdError(Exception):
+    """An error response: {code, message}."""
+
+
+def ask(path, method, params=None):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(5)
+        s.connect(path)
+        request = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params or {}}
+        s.sendall(json.dumps(request).encode() + b"\n")
+        for line in s.makefile("rb"):
+            msg = json.loads(line)
+            if msg.get("id") == 1:
+                if "error" in msg:
+                    raise FormdError(json.dumps(msg["error"]))
+                return msg["result"]
+    raise FormdError("formd closed the connection without answering")
+
+
 def main():
-    path, method = sys.argv[1], sys.argv[2]
     params = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(path)
-    s.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode() + b"\n")
-    f = s.makefile("rb")
-    for line in f:
-        msg = json.loads(line)
-        if msg.get("id") == 1:
-            if "error" in msg:
-                print(json.dumps(msg["error"]), file=sys.stderr)
-                sys.exit(1)
-            print(json.dumps(msg["result"], ensure_ascii=False))
-            return
-    sys.exit("formd closed the connection without answering")
+    try:
+        print(json.dumps(ask(sys.argv[1], sys.argv[2], params), ensure_ascii=False))
+    except FormdError as e:
+        sys.exit(str(e))
 
 
 if __name__ == "__main__":
