@@ -461,6 +461,10 @@ test('a mouse click or a motion along the field moves formd\'s caret', function(
   eq({ start = 2, ['end'] = 2 }, state(s).fields[1].selection, 'caret after 0ll')
   keys(s, 'i+')
   eq('ab+cdef', state(s).fields[1].text, 'typed at the caret')
+  keys(s, '<Esc>')
+  eq({ start = 3, ['end'] = 3 }, state(s).fields[1].selection, '<Esc> leaves formd\'s caret where typing stopped')
+  keys(s, 'i-')
+  eq('ab+-cdef', state(s).fields[1].text, 'i continues there')
   s:close()
 end)
 

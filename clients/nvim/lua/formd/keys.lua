@@ -361,6 +361,11 @@ function M.attach(self)
       self:focus(f.id)
     end
   end)
+  au('InsertLeave', function()
+    -- Leaving insert mode steps the cursor back one character: formd's caret stays, and
+    -- i continues where the typing stopped.
+    self.placed = vim.api.nvim_win_get_cursor(0)
+  end)
   au('CursorMoved', function()
     self:_cursor_moved(false)
   end)
