@@ -165,6 +165,14 @@ local function messages()
   return vim.api.nvim_exec('messages', true)
 end
 
+-- Feeds each step's keys and checks the result with check(expected, what).
+local function steps(s, list, check)
+  for _, step in ipairs(list) do
+    keys(s, step[1])
+    check(step[2], step[3])
+  end
+end
+
 -- Focuses the email field with <Tab> and types an address (ends in insert mode on it).
 local function type_email(s, email)
   keys(s, '<Tab>')
@@ -372,22 +380,18 @@ test('normal-mode x X D dw <BS> are deletes at the cursor; u and <C-r> are formd
   eq('Email:    ada@example.co', lines(s)[1], 'line after x on the last character')
   local _, f = state(s)
   eq('ada@example.co', f.email.text, 'formd text after x')
-  keys(s, '0X')
-  eq('ada@example.co', state(s).fields[1].text, 'X at the start deletes nothing')
-  keys(s, 'lX')
-  eq('da@example.co', state(s).fields[1].text, 'after lX')
-  keys(s, 'fe<BS>')
-  eq('daexample.co', state(s).fields[1].text, 'normal <BS> deletes the character before the cursor')
-  keys(s, 'dw')
-  eq('da.co', state(s).fields[1].text, 'after dw (formd\'s forward word delete)')
-  keys(s, 'D')
-  eq('da', state(s).fields[1].text, 'after D')
-  keys(s, 'u')
-  eq('da.co', state(s).fields[1].text, 'u undoes D')
-  keys(s, 'u')
-  eq('daexample.co', state(s).fields[1].text, 'u undoes dw')
-  keys(s, '<C-r>')
-  eq('da.co', state(s).fields[1].text, '<C-r> redoes dw')
+  steps(s, {
+    { '0X', 'ada@example.co', 'X at the start deletes nothing' },
+    { 'lX', 'da@example.co', 'after lX' },
+    { 'fe<BS>', 'daexample.co', 'normal <BS> deletes the character before the cursor' },
+    { 'dw', 'da.co', 'after dw (formd\'s forward word delete)' },
+    { 'D', 'da', 'after D' },
+    { 'u', 'da.co', 'u undoes D' },
+    { 'u', 'daexample.co', 'u undoes dw' },
+    { '<C-r>', 'da.co', '<C-r> redoes dw' },
+  }, function(text, what)
+    eq(text, state(s).fields[1].text, what)
+  end)
   eq('Email:    da.co', lines(s)[1], 'the line shows formd\'s text')
   eq(0, #vim.fn.undotree().entries, 'the buffer keeps no undo history')
   s:close()
@@ -420,37 +424,28 @@ test('every way into insert mode lands in the field\'s text at formd\'s caret (i
     eq(text, state(s).fields[1].text, what)
     eq('Email:    ' .. text, lines(s)[1], what .. ' (line)')
   end
-  keys(s, '<Esc>0iX<Esc>')
-  check('Xabcdef', '0i from the label')
-  keys(s, '$aY<Esc>')
-  check('XabcdefY', '$a')
-  keys(s, 'IS<Esc>')
-  check('SXabcdefY', 'I')
-  keys(s, 'AE<Esc>')
-  check('SXabcdefYE', 'A')
-  keys(s, '03lsZ<Esc>')
-  check('SXaZcdefYE', '3ls')
-  keys(s, '0fdCq<Esc>')
-  check('SXaZcq', 'C')
-  keys(s, '0fZRzy<Esc>')
-  check('SXazyq', 'R replaces')
-  keys(s, 'ccnew<Esc>')
-  check('new', 'cc')
-  keys(s, 'Sold')
-  check('old', 'S')
+  steps(s, {
+    { '<Esc>0iX<Esc>', 'Xabcdef', '0i from the label' },
+    { '$aY<Esc>', 'XabcdefY', '$a' },
+    { 'IS<Esc>', 'SXabcdefY', 'I' },
+    { 'AE<Esc>', 'SXabcdefYE', 'A' },
+    { '03lsZ<Esc>', 'SXaZcdefYE', '3ls' },
+    { '0fdCq<Esc>', 'SXaZcq', 'C' },
+    { '0fZRzy<Esc>', 'SXazyq', 'R replaces' },
+    { 'ccnew<Esc>', 'new', 'cc' },
+    { 'Sold', 'old', 'S' },
+  }, check)
   eq('i', mode(), 'insert mode')
   eq(3, caret_col(s), 'the cursor is at formd\'s caret')
   keys(s, '<Left><Left>')
   eq(1, caret_col(s), 'after <Left><Left>')
   eq({ start = 1, ['end'] = 1 }, state(s).fields[1].selection, 'formd\'s caret after <Left><Left>')
-  keys(s, '-')
-  check('o-ld', 'typing in the middle')
-  keys(s, '<Home>^<End>$')
-  check('^o-ld$', '<Home> and <End>')
-  keys(s, '<C-w>')
-  check('^o-', '<C-w> deletes the word before the caret')
-  keys(s, '<C-u>')
-  check('', '<C-u> deletes to the start')
+  steps(s, {
+    { '-', 'o-ld', 'typing in the middle' },
+    { '<Home>^<End>$', '^o-ld$', '<Home> and <End>' },
+    { '<C-w>', '^o-', '<C-w> deletes the word before the caret' },
+    { '<C-u>', '', '<C-u> deletes to the start' },
+  }, check)
   s:close()
 end)
 

@@ -39,12 +39,7 @@ function M.setup(opts)
   return M
 end
 
-local function nonempty(s)
-  if type(s) == 'string' and s ~= '' then
-    return s
-  end
-  return nil
-end
+local nonempty = Session.nonempty
 
 --- The formd executable for these options.
 function M.bin(opts)

@@ -429,36 +429,29 @@ function M.attach(self)
   map('n', 'cc', function()
     self:enter_insert('S')
   end, 'change the field (cc)')
-  map('n', 'x', function()
-    self:delete_at_cursor('forward', 'character')
-  end, 'delete the character under the cursor')
-  map('n', '<Del>', function()
-    self:delete_at_cursor('forward', 'character')
-  end, 'delete the character under the cursor')
-  map('n', 'X', function()
-    self:delete_at_cursor('backward', 'character')
-  end, 'delete the character before the cursor')
-  map('n', '<BS>', function()
-    self:delete_at_cursor('backward', 'character')
-  end, 'Backspace (delete on empty)')
-  map('n', 'D', function()
-    self:delete_at_cursor('forward', 'line')
-  end, 'delete to the end of the field')
-  map('n', 'dw', function()
-    self:delete_at_cursor('forward', 'word')
-  end, 'delete the word after the cursor')
+  for lhs, d in pairs({
+    x = { 'forward', 'character', 'delete the character under the cursor' },
+    ['<Del>'] = { 'forward', 'character', 'delete the character under the cursor' },
+    X = { 'backward', 'character', 'delete the character before the cursor' },
+    ['<BS>'] = { 'backward', 'character', 'Backspace (delete on empty)' },
+    D = { 'forward', 'line', 'delete to the end of the field' },
+    dw = { 'forward', 'word', 'delete the word after the cursor' },
+  }) do
+    map('n', lhs, function()
+      self:delete_at_cursor(d[1], d[2])
+    end, d[3])
+  end
   map('n', 'u', function()
     self:history('undo')
   end, 'undo')
   map('n', '<C-r>', function()
     self:history('redo')
   end, 'redo')
-  map('n', 'p', function()
-    self:paste(vim.fn.getreg(vim.v.register), 'after')
-  end, 'paste after the cursor')
-  map('n', 'P', function()
-    self:paste(vim.fn.getreg(vim.v.register), 'before')
-  end, 'paste before the cursor')
+  for lhs, where in pairs({ p = 'after', P = 'before' }) do
+    map('n', lhs, function()
+      self:paste(vim.fn.getreg(vim.v.register), where)
+    end, 'paste ' .. where .. ' the cursor')
+  end
 
   vim.api.nvim_buf_create_user_command(buf, 'FormdSubmit', function()
     self:submit()

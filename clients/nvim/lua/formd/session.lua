@@ -19,12 +19,14 @@ local function notify(msg, level)
 end
 Session.notify = notify
 
+--- s when it is a non-empty string, else nil.
 local function nonempty(s)
   if type(s) == 'string' and s ~= '' then
     return s
   end
   return nil
 end
+Session.nonempty = nonempty
 
 --- A new session (not started). target: {argv, name, form, path?, socket?}.
 function Session.new(opts, target)
