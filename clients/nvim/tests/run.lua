@@ -517,7 +517,9 @@ test('a submit without on_submit shows the values, keeps them in g:formd_last_su
   vim.api.nvim_del_autocmd(id)
   eq({ form = 'default', values = { email = 'ada@example.com' }, withheld = { 'password' } }, vim.g.formd_last_submit,
     'g:formd_last_submit')
-  truthy(messages():find('formd: submitted email=ada@example.com (withheld: password)', 1, true), 'message: ' .. messages())
+  wait_for('the values shown', function()
+    return messages():find('formd: submitted email=ada@example.com (withheld: password)', 1, true)
+  end)
   eq(1, fired, 'User FormdSubmitted fired once')
   truthy(s.closed, 'the form closed')
 end)

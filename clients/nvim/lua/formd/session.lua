@@ -530,7 +530,7 @@ function Session:_finish(values, withheld)
   end
   local function deliver(v, w)
     local cb = self.opts.on_submit
-    self:close('submitted')
+    local left_insert = self:close('submitted')
     vim.g.formd_last_submit = {
       form = self.form,
       values = next(values) and values or vim.empty_dict(),
@@ -550,7 +550,16 @@ function Session:_finish(values, withheld)
       if #withheld > 0 then
         msg = msg .. ' (withheld: ' .. table.concat(withheld, ', ') .. ')'
       end
-      notify(msg)
+      -- After the redraw that closing the buffer (and leaving insert mode) causes, so it stays
+      -- in view.
+      local show = vim.schedule_wrap(function()
+        notify(msg)
+      end)
+      if left_insert then
+        vim.api.nvim_create_autocmd('InsertLeave', { once = true, callback = show })
+      else
+        show()
+      end
     end
     vim.api.nvim_exec_autocmds('User', { pattern = 'FormdSubmitted', modeline = false })
   end
@@ -577,7 +586,8 @@ end
 
 --- Closes the form: the buffer goes; a private formd is shut down, a shared daemon is left
 --- running (only the bridge to it stops). `reason` is passed to on_cancel unless the form
---- was submitted.
+--- was submitted. Returns true when it ended insert mode (that happens once the current
+--- key is handled).
 function Session:close(reason)
   if self.closed then
     return
@@ -586,9 +596,11 @@ function Session:close(reason)
   if self.on_close then
     self.on_close(self)
   end
+  local stopped = false
   if self:valid_buf() and vim.api.nvim_get_current_buf() == self.buf
       and vim.api.nvim_get_mode().mode:sub(1, 1) ~= 'n' then
     vim.cmd('stopinsert') -- do not leave the person typing into whatever buffer comes next
+    stopped = true
   end
   pcall(vim.api.nvim_del_augroup_by_id, self.augroup)
   if reason ~= 'wiped' and self:valid_buf() then
@@ -607,6 +619,7 @@ function Session:close(reason)
       notify('on_cancel failed: ' .. tostring(err), vim.log.levels.ERROR)
     end
   end
+  return stopped
 end
 
 --- 1-based line carrying the first-responder marker, or nil.
