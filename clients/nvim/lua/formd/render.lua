@@ -4,7 +4,8 @@
 -- starts in the same column. The text part is the field's `display` (one • per character
 -- for a secure field that is not revealed), never its secret text. Everything else is
 -- decoration that is not part of the buffer's text: the first responder's line gets a `>`
--- sign and a line highlight (namespace `formd_marker`), empty fields show their placeholder,
+-- sign and a line highlight (namespace `formd_marker`), a selection (formd's, in UTF-8
+-- bytes of the display) is highlighted, empty fields show their placeholder,
 -- and invalid fields that were touched show their errors as virtual text (`formd`).
 
 local M = {}
@@ -21,6 +22,7 @@ function M.setup_highlights()
     highlight default link FormdPending WarningMsg
     highlight default link FormdMarker Special
     highlight default link FormdFocus CursorLine
+    highlight default link FormdSelection Visual
   ]])
 end
 
@@ -109,6 +111,13 @@ function M.decorate(buf, model, prefixes, show_errors)
     end
     if #chunks > 0 then
       vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, { virt_text = chunks, virt_text_pos = 'eol' })
+    end
+    local sel = f.selection
+    if type(sel) == 'table' and sel.start ~= sel['end'] and sel['end'] <= #M.display(f) then
+      vim.api.nvim_buf_set_extmark(buf, M.ns, row, #prefixes[i] + sel.start, {
+        end_col = #prefixes[i] + sel['end'],
+        hl_group = 'FormdSelection',
+      })
     end
     if f.id == model.firstResponder then
       vim.api.nvim_buf_set_extmark(buf, M.marker_ns, row, 0, {
