@@ -63,6 +63,15 @@ struct EditHistory: Equatable, Sendable {
         open = kind != .other
     }
 
+    /// Bytes the next undo adds to the text (negative when it shortens it).
+    var undoGrowth: Int {
+        guard undoSteps.count > undoStart else { return 0 }
+        let step = undoSteps[undoSteps.count - 1]
+        return step.removed.utf8.count - step.inserted.utf8.count
+    }
+    /// Bytes the next redo adds to the text.
+    var redoGrowth: Int { redoStack.last.map { $0.inserted.utf8.count - $0.removed.utf8.count } ?? 0 }
+
     /// Ends the current typing or deleting run.
     mutating func close() { open = false }
 

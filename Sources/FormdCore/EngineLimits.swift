@@ -11,13 +11,17 @@ public struct EngineLimits: Equatable, Sendable {
     public var maxTextLength: Int
     /// Instructions of one compiled `pattern` or `inputFilter`.
     public var maxPatternSize: Int
+    /// UTF-8 bytes of text in all forms together: every field's text and its initial text,
+    /// so a preset's text counts once per field that gets it.
+    public var maxTotalText: Int
 
     public init(maxUndoSteps: Int = 100, maxFields: Int = 100_000, maxForms: Int = 1_000, maxTextLength: Int = 1_000_000,
-                maxPatternSize: Int = 10_000) {
+                maxPatternSize: Int = 10_000, maxTotalText: Int = 64 << 20) {
         self.maxUndoSteps = maxUndoSteps
         self.maxFields = maxFields
         self.maxForms = maxForms
         self.maxTextLength = maxTextLength
         self.maxPatternSize = maxPatternSize
+        self.maxTotalText = maxTotalText
     }
 }

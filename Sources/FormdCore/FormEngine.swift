@@ -10,12 +10,14 @@ public struct FormEngine: Equatable, Sendable {
 
     /// Forms in creation order, found by name through `indexByName`: an array element is
     /// mutated in place, where a dictionary value would be moved out and back per command.
-    private var storage: [Form]
+    private(set) var storage: [Form]
     private var indexByName: [String: Int]
     /// The form the last command went to: commands come in runs on one form, and a name
     /// compare is far cheaper than hashing it. Not part of the engine's value (`==`).
     private var lastForm = 0
     public let limits: EngineLimits
+    /// At least the bytes of text all forms hold (`TextBudget`); exact after a recount.
+    var heldTextBound = 0
 
     public static func == (a: FormEngine, b: FormEngine) -> Bool {
         a.storage == b.storage && a.limits == b.limits
@@ -46,6 +48,7 @@ public struct FormEngine: Equatable, Sendable {
 
     /// Puts `form` in, replacing a form of the same name (restoring saved state).
     mutating func install(_ form: Form) {
+        heldTextBound += form.heldTextBytes
         if let i = indexByName[form.name] {
             storage[i] = form
         } else {
@@ -60,6 +63,14 @@ public struct FormEngine: Equatable, Sendable {
     public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
                                  encoding: PositionEncoding = .character,
                                  events: inout [EventRecord]) throws(FormError) -> CommandResult {
+        let growth = try admitText(command, on: formName)
+        let result = try performAdmitted(command, on: formName, encoding: encoding, events: &events)
+        heldTextBound += growth
+        return result
+    }
+
+    private mutating func performAdmitted(_ command: FormCommand, on formName: String, encoding: PositionEncoding,
+                                          events: inout [EventRecord]) throws(FormError) -> CommandResult {
         guard let i = formIndex(formName) else {
             guard command.createsForm else { throw .unknownForm(formName) }
             try limits.checkNewForm(existing: forms.count, name: formName)
@@ -73,7 +84,7 @@ public struct FormEngine: Equatable, Sendable {
         return try storage[i].perform(command, encoding: encoding, events: &events)
     }
 
-    private mutating func formIndex(_ name: String) -> Int? {
+    mutating func formIndex(_ name: String) -> Int? {
         if lastForm < storage.count && storage[lastForm].name == name { return lastForm }
         guard let i = indexByName[name] else { return nil }
         lastForm = i

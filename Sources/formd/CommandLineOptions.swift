@@ -92,6 +92,7 @@ enum CommandLineOptions {
           --max-undo <n>          Undo steps kept per field. (default: \(e.maxUndoSteps))
           --max-pattern-size <n>  Instructions of one compiled pattern or inputFilter.
                                   (default: \(e.maxPatternSize))
+          --max-total-text <n>    Bytes of text and initial text in all fields. (default: \(e.maxTotalText))
 
         EXAMPLE:
           echo '{"id":1,"method":"getState"}' | formd --form examples/login.json
@@ -153,6 +154,7 @@ enum CommandLineOptions {
             case "--max-text-length": o.engineLimits.maxTextLength = try count(arg)
             case "--max-undo": o.engineLimits.maxUndoSteps = try count(arg)
             case "--max-pattern-size": o.engineLimits.maxPatternSize = try count(arg)
+            case "--max-total-text": o.engineLimits.maxTotalText = try count(arg)
             default:
                 throw UsageError(message: arg.hasPrefix("-") ? "unknown option '\(arg)'" : "unexpected argument '\(arg)'")
             }

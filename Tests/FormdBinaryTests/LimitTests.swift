@@ -57,6 +57,25 @@ final class LimitTests: XCTestCase {
                        #"{"id":"k3","method":"defineForm","params":{"fields":[{"id":"c"}]}}"#],
              overLimit: [#"{"id":"o1","method":"defineForm","params":{"form":"third","fields":[]}}"#]),
         textCases,
+        // 40 bytes in all: a field's text and its initial text count, a preset's text once
+        // per field that gets it.
+        Case(name: "maxTotalText", args: ["--max-total-text", "40"],
+             setup: [#"{"id":"s1","method":"defineForm","params":{"presets":{"ten":{"text":"0123456789"}},"fields":[{"id":"a"},{"id":"b","configuration":["ten"]}]}}"#],
+             atLimit: [#"{"id":"k1","method":"setText","params":{"field":"a","text":"abcdefghij"}}"#,
+                       #"{"id":"k2","method":"addField","params":{"field":{"id":"c","text":"12345"}}}"#,
+                       // At the budget, replacing text by as much or less still works.
+                       #"{"id":"k3","method":"setText","params":{"field":"a","text":"ABCDEFGHIJ"}}"#,
+                       #"{"id":"k4","method":"setText","params":{"field":"c","text":"1"}}"#,
+                       #"{"id":"k5","method":"undo","params":{"field":"c"}}"#,
+                       #"{"id":"k6","method":"redo","params":{"field":"c"}}"#,
+                       #"{"id":"k7","method":"undo","params":{"field":"c"}}"#],
+             overLimit: [#"{"id":"o1","method":"setText","params":{"field":"a","text":"abcdefghijk"}}"#,
+                         #"{"id":"o2","method":"editAction","params":{"field":"c","action":"paste","text":"z"}}"#,
+                         #"{"id":"o3","method":"addField","params":{"field":{"id":"d","text":"z"}}}"#,
+                         #"{"id":"o4","method":"addField","params":{"field":{"id":"d","configuration":["ten"]}}}"#,
+                         #"{"id":"o5","method":"configureField","params":{"field":"b","text":"0123456789x"}}"#,
+                         #"{"id":"o6","method":"defineForm","params":{"form":"other","presets":{"p":{"text":"x"}},"fields":[{"id":"x","configuration":["p"]}]}}"#,
+                         #"{"id":"o7","method":"insertText","params":{"field":"c","text":"zz"}}"#]),
     ]
 
     func testEachLimitRefusesByNameAndFlagAndChangesNothing() throws {
@@ -104,7 +123,8 @@ final class LimitTests: XCTestCase {
     func testDefaultsAreTheDocumentedOnes() throws {
         let help = try FormdProcess.run(["--help"]).stdout
         for (flag, value) in [("--max-line-bytes", 1_048_576), ("--max-depth", 64), ("--max-fields", 100_000),
-                              ("--max-forms", 1_000), ("--max-text-length", 1_000_000), ("--max-undo", 100)] {
+                              ("--max-forms", 1_000), ("--max-text-length", 1_000_000), ("--max-undo", 100),
+                              ("--max-total-text", 67_108_864)] {
             let line = help.split(separator: "\n").first { $0.contains(flag + " ") } ?? ""
             XCTAssertTrue(line.contains("(default: \(value))"), "--help: \(line)")
         }
@@ -135,7 +155,7 @@ final class LimitTests: XCTestCase {
     /// plus one), and nesting deep enough to overflow the stack cannot be allowed.
     func testExtremeLimitFlagsAreSafe() throws {
         let huge = String(Int.max)
-        for flag in ["--max-line-bytes", "--max-fields", "--max-forms", "--max-text-length", "--max-undo"] {
+        for flag in ["--max-line-bytes", "--max-fields", "--max-forms", "--max-text-length", "--max-undo", "--max-total-text"] {
             let out = try FormdProcess.run([flag, huge], input: """
                 {"id":1,"method":"defineForm","params":{"fields":[{"id":"a"}]}}
                 {"id":2,"method":"setText","params":{"field":"a","text":"x"}}
@@ -163,6 +183,37 @@ final class LimitTests: XCTestCase {
         let answered = out.stdoutLines.compactMap { line in (1...3).first { line.hasPrefix(#"{"jsonrpc":"2.0","id":\#($0),"result":"#) } }
         XCTAssertEqual(answered, [1, 2, 3])
         XCTAssertTrue(out.stdoutLines.last?.hasPrefix(#"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"#) == true)
+    }
+
+    /// The issue's amplification: one 400 KB line giving a 400,000-character preset text
+    /// to 2,000 fields (800 MB of text, 2.4 GB of memory once) is refused by the text
+    /// budget before anything is built; so is the same form defined again and again.
+    func testAPresetGivenToThousandsOfFieldsIsRefusedByTheTextBudget() throws {
+        let formd = try SpawnedFormd([])
+        let fields = (0..<2000).map { #"{"id":"f\#($0)","configuration":["big"]}"# }.joined(separator: ",")
+        let define = #"{"id":1,"method":"defineForm","params":{"presets":{"big":{"text":"\#(String(repeating: "x", count: 400_000))"}},"fields":[\#(fields)]}}"#
+        formd.send(define + "\n")
+        let answer = try XCTUnwrap(formd.readLine(timeout: 60))
+        XCTAssertTrue(answer.hasPrefix(#"{"jsonrpc":"2.0","id":1,"error":{"code":-32003,"message":"limit maxTotalText exceeded: the forms hold 0 bytes of text and this command would add 1600000000, at most 67108864"#), answer)
+        let peak = try XCTUnwrap(formd.peakRSSKiB)
+        XCTAssertLessThan(peak, 64 * 1024, "peak RSS \(peak) KiB")
+        formd.closeStdin()
+        XCTAssertEqual(WaitStatus.exitCode(try XCTUnwrap(formd.waitForExit())), 0)
+
+        // Forms of 10 fields with a 20,000-byte preset text (400 KB each) fit until the
+        // budget, here 1 MB, is spent.
+        let small = try SpawnedFormd(["--max-total-text", "1000000"])
+        let ten = (0..<10).map { #"{"id":"f\#($0)","configuration":["big"]}"# }.joined(separator: ",")
+        var refusedAt: Int? = nil
+        for n in 2..<6 {
+            small.send(#"{"id":\#(n),"method":"defineForm","params":{"form":"f\#(n)","presets":{"big":{"text":"\#(String(repeating: "y", count: 20_000))"}},"fields":[\#(ten)]}}"# + "\n")
+            var line = try XCTUnwrap(small.readLine())
+            if line.contains(#""method":"formDefined""#) { line = try XCTUnwrap(small.readLine()) }
+            if line.contains("limit maxTotalText exceeded") { refusedAt = n; break }
+        }
+        XCTAssertEqual(refusedAt, 4, "two forms fit in 1 MB, the third does not")
+        small.closeStdin()
+        XCTAssertEqual(WaitStatus.exitCode(try XCTUnwrap(small.waitForExit())), 0)
     }
 
     /// Small requests with large answers, many to a read: the answers are written as they
