@@ -16,7 +16,8 @@
 // - a line `Envelope(plainRequest:)` decodes without a value tree, or
 //   `Envelope(compactKeystroke:)` without a parser, decodes the same through `JSONParser`
 //   and `Envelope(_:)`;
-// - the engine limits hold (forms, fields per form, characters per field), and, on every
+// - the engine limits hold (forms, fields per form, characters per field, bytes of text in
+//   all forms), and, on every
 //   16th input, each field's kept length and caret offsets agree with a recount.
 //
 // The engine runs with small limits so state stays bounded over a long run; the session
@@ -38,16 +39,21 @@ enum Fuzz {
         var limits = SessionLimits()
         limits.maxLineBytes = 4096
         limits.maxDepth = 24
-        let engine = FormEngine(limits: EngineLimits(maxUndoSteps: 16, maxFields: maxFields, maxForms: maxForms, maxTextLength: maxTextLength))
+        let engine = FormEngine(limits: EngineLimits(maxUndoSteps: 16, maxFields: maxFields, maxForms: maxForms, maxTextLength: maxTextLength,
+                                                     maxTotalText: maxTotalText))
         return Session(engine: engine, limits: limits)
     }
 
     /// What `freshSession` allows, for the invariants.
     static let maxForms = 6, maxFields = 48, maxTextLength = 1024
+    /// Below what the other limits allow (6 × 48 fields × 2 × 1024 characters), so the
+    /// text budget is what refuses texts, presets given to many fields, undo and reset.
+    static let maxTotalText = 16_384
 
     static func checkEngine(recount: Bool, _ input: UnsafeRawBufferPointer) {
         let engine = session.engine
         if engine.forms.count > maxForms { fail("\(engine.forms.count) forms", input) }
+        if engine.heldTextBytes > maxTotalText { fail("the forms hold \(engine.heldTextBytes) bytes of text", input) }
         for (name, form) in engine.forms {
             if form.fields.count > maxFields { fail("form \(name) has \(form.fields.count) fields", input) }
             if let r = form.responder, !form.fields.indices.contains(r) { fail("form \(name): responder \(r) out of range", input) }
