@@ -408,6 +408,8 @@ test('u undoes a typing run in one step, as in formd tui', function()
   eq('Email:    ada@example.com', lines(s)[1], 'line')
   keys(s, 'u')
   eq('', state(s).fields[1].text, 'the first run')
+  keys(s, 'u')
+  truthy(messages():find('formd: already at the oldest change', 1, true), 'nothing more to undo is said')
   s:close()
 end)
 

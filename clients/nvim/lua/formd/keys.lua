@@ -132,11 +132,17 @@ function Session:delete_at_cursor(direction, unit)
   end)
 end
 
+-- u and <C-r>: formd's undo and redo of the cursor's field; like Neovim, says so when
+-- there is nothing (more) to take back or make again.
 function Session:history(method)
   local count = vim.v.count1
   self:normal(function(f)
     for _ = 1, count do
-      self:request(method, { field = f.id })
+      self:request(method, { field = f.id }, function(_, r)
+        if r and r.applied == false and (r.reason == 'nothingToUndo' or r.reason == 'nothingToRedo') then
+          Session.notify(r.reason == 'nothingToUndo' and 'already at the oldest change' or 'already at the newest change')
+        end
+      end)
     end
   end)
 end
