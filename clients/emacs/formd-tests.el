@@ -612,6 +612,21 @@
                         '((rule . "minLength") (message . "must be at least 8 characters"))))
                  "is required, must be at least 8 characters")))
 
+(ert-deftest formd-missed-events-resync ()
+  "A gap in `seq' (here: events this client unsubscribed from) resyncs asynchronously."
+  (formd-test-with-login
+    (let ((s formd--session))
+      (formd-call nil "unsubscribe" '((events . ["fieldChanged"])))
+      (formd-test-key "TAB")                    ; its fieldChanged {visited} is not sent
+      (let ((deadline (+ (float-time) 3)))
+        (while (and (formd-session-resyncing s) (< (float-time) deadline))
+          (accept-process-output nil 0.02)))
+      (should-not (formd-session-resyncing s))
+      ;; The model has what only the getState of the resync could tell.
+      (should (gethash 'visited (formd--field s "email")))
+      (should (= (formd-session-seq s) (alist-get 'seq (formd-test-state))))
+      (should (= (formd-test-marked) 1)))))
+
 ;;;; Attaching to a shared daemon
 
 (defmacro formd-test-with-daemon (form-file &rest body)
