@@ -9,14 +9,16 @@ let package = Package(
         .library(name: "FormdCore", targets: ["FormdCore"]),
     ],
     targets: [
+        // Word-at-a-time byte tests and short strings made from their bytes; no JSON.
+        .target(name: "FormdBytes"),
         // JSON values, a byte-level parser and a writer; no Foundation.
-        .target(name: "FormdJSON"),
+        .target(name: "FormdJSON", dependencies: ["FormdBytes"]),
         // formd's pattern dialect: a parser and a lazily built automaton, linear in the text.
         .target(name: "FormdPattern"),
-        // The form engine: a pure state machine, (state, command) -> (state, [event]).
-        .target(name: "FormdCore", dependencies: ["FormdJSON", "FormdPattern"]),
+        // The form engine: a pure state machine, (state, command) -> (state, result, [event]).
+        .target(name: "FormdCore", dependencies: ["FormdBytes", "FormdPattern"]),
         // JSON-RPC messages: decoding requests into engine commands, encoding results and events.
-        .target(name: "FormdProtocol", dependencies: ["FormdJSON", "FormdCore"]),
+        .target(name: "FormdProtocol", dependencies: ["FormdBytes", "FormdJSON", "FormdCore"]),
         // Framing and connection handling: line reader, output buffer, the line handler.
         .target(name: "FormdServer", dependencies: ["FormdJSON", "FormdCore", "FormdProtocol"]),
         // `--state`: the journal and snapshots that keep forms across restarts.
@@ -29,9 +31,10 @@ let package = Package(
         .executableTarget(name: "formd", dependencies: ["FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTUI", "FormdStore", "FormdClient"]),
         // Helpers shared by the test targets (a seeded random generator).
         .target(name: "FormdTestSupport", path: "Tests/FormdTestSupport"),
+        .testTarget(name: "FormdBytesTests", dependencies: ["FormdBytes", "FormdTestSupport"]),
         .testTarget(name: "FormdPatternTests", dependencies: ["FormdPattern", "FormdTestSupport"]),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
-        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdJSON", "FormdTestSupport"]),
+        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdTestSupport"]),
         .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore", "FormdTestSupport"]),
         .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdStoreTests", dependencies: ["FormdStore", "FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTestSupport"]),

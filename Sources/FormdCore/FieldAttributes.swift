@@ -1,5 +1,3 @@
-import FormdJSON
-
 /// A field's effective configuration: built-in defaults, then its presets in order, then
 /// its own keys. Resolved once per (re)configuration so the hot path reads plain values.
 public struct FieldAttributes: Equatable, Sendable {
@@ -20,7 +18,7 @@ public struct FieldAttributes: Equatable, Sendable {
         private(set) var hasPattern = false
         private(set) var hasInputFilter = false
         var supportedEditActions = EditAction.allCases
-        var hints = JSONObject()
+        var hints = FieldHints()
 
         init() {}
 
@@ -72,7 +70,7 @@ public struct FieldAttributes: Equatable, Sendable {
         get { referenced.supportedEditActions }
         set { update { $0.supportedEditActions = newValue } }
     }
-    public var hints: JSONObject {
+    public var hints: FieldHints {
         get { referenced.hints }
         set { update { $0.hints = newValue } }
     }

@@ -1,4 +1,4 @@
-import FormdJSON
+import FormdBytes
 
 /// A form's field ids to their indices, found in O(1) for every command that names a field.
 ///

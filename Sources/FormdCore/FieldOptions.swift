@@ -1,5 +1,3 @@
-import FormdJSON
-
 /// A partial field spec: every key a field spec can set, each optional.
 ///
 /// The same shape serves presets, a field's own keys, `configureField` and the `changes`
@@ -29,7 +27,7 @@ public struct FieldOptions: Equatable, Sendable {
     /// Typing that fills `maxLength` moves focus on, as Return with `next` would.
     public var autoAdvance: Bool?
     public var supportedEditActions: [EditAction]?
-    public var hints: JSONObject?
+    public var hints: FieldHints?
 
     public init() {}
 
@@ -58,22 +56,7 @@ public struct FieldOptions: Equatable, Sendable {
         if let v = top.inputFilter { out.inputFilter = v }
         if let v = top.autoAdvance { out.autoAdvance = v }
         if let v = top.supportedEditActions { out.supportedEditActions = v }
-        if let v = top.hints { out.hints = (out.hints ?? JSONObject()).merging(v) }
-        return out
-    }
-}
-
-extension JSONObject {
-    /// Members of `other` replace members with the same key; new keys are appended.
-    func merging(_ other: JSONObject) -> JSONObject {
-        var out = self
-        for member in other.members {
-            if let i = out.members.firstIndex(where: { $0.key == member.key }) {
-                out.members[i].value = member.value
-            } else {
-                out.members.append(member)
-            }
-        }
+        if let v = top.hints { out.hints = (out.hints ?? FieldHints()).merging(v) }
         return out
     }
 }

@@ -1,5 +1,3 @@
-import FormdJSON
-
 /// Named partial specs that fields list in `configuration`, applied in order.
 ///
 /// The built-ins follow ResponsiveTextField's example configurations; a form file or
@@ -10,26 +8,26 @@ public struct PresetLibrary: Equatable, Sendable {
     public static let builtIn = PresetLibrary(presets: [
         "email": {
             var o = FieldOptions()
-            o.hints = ["keyboardType": "emailAddress", "textContentType": "emailAddress",
-                       "autocapitalization": "none", "autocorrection": "no"]
+            o.hints = ["keyboardType": #""emailAddress""#, "textContentType": #""emailAddress""#,
+                       "autocapitalization": #""none""#, "autocorrection": #""no""#]
             return o
         }(),
         "password": {
             var o = FieldOptions()
             o.secure = true
-            o.hints = ["textContentType": "password", "autocapitalization": "none", "autocorrection": "no"]
+            o.hints = ["textContentType": #""password""#, "autocapitalization": #""none""#, "autocorrection": #""no""#]
             return o
         }(),
         "partOfChain": {
             var o = FieldOptions()
             o.returnAction = .next
-            o.hints = ["returnKeyType": "next"]
+            o.hints = ["returnKeyType": #""next""#]
             return o
         }(),
         "lastOfChain": {
             var o = FieldOptions()
             o.returnAction = .resign
-            o.hints = ["returnKeyType": "done"]
+            o.hints = ["returnKeyType": #""done""#]
             return o
         }(),
         "autoclears": {

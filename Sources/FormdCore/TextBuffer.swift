@@ -1,4 +1,4 @@
-import FormdJSON
+import FormdBytes
 
 /// A field's text with its selection, kept so that typing costs the same at the end of a
 /// long text as of a short one.

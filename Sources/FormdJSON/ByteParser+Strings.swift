@@ -1,3 +1,5 @@
+import FormdBytes
+
 /// String literals: the fast path for the common case and the escape-decoding slow path.
 ///
 /// Why two paths: in JSON-RPC traffic almost every string (keys, method names, field

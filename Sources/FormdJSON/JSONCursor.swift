@@ -1,3 +1,5 @@
+import FormdBytes
+
 /// Writes JSON pieces straight into memory the caller has reserved: no capacity or
 /// uniqueness check per piece, so a message whose size is bounded up front (see
 /// `JSONWriter.write(upTo:_:)`) costs one check in all. Every `JSONWriter` method that

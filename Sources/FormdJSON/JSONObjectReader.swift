@@ -1,3 +1,5 @@
+import FormdBytes
+
 /// Reads one JSON object member by member, straight from its bytes, for a decoder that
 /// knows the shape it expects: no value tree is built for the object itself, and keys can
 /// be matched against a table without becoming strings.

@@ -1,3 +1,4 @@
+import FormdBytes
 import FormdJSON
 
 extension Envelope {

@@ -24,7 +24,7 @@ enum FieldEncoder {
         w.key("autoAdvance"); w.writeBool(a.autoAdvance)
         w.key("supportedEditActions"); w.writeStrings(a.supportedEditActions.map(\.rawValue))
         w.key("configuration"); w.writeStrings(configuration)
-        w.key("hints"); w.write(.object(a.hints))
+        w.key("hints"); w.write(a.hints)
     }
 
     /// A field's whole state: spec keys, then text (only when visible), display and the
@@ -81,7 +81,7 @@ enum FieldEncoder {
         if let v = o.inputFilter { key("inputFilter", &w); w.writeOptionalString(v?.source) }
         if let v = o.autoAdvance { key("autoAdvance", &w); w.writeBool(v) }
         if let v = o.supportedEditActions { key("supportedEditActions", &w); w.writeStrings(v.map(\.rawValue)) }
-        if let v = o.hints { key("hints", &w); w.write(.object(v)) }
+        if let v = o.hints { key("hints", &w); w.write(v) }
         if let v = c.configuration { key("configuration", &w); w.writeStrings(v) }
         if let v = c.text { key("text", &w); w.writeString(v) }
         if let v = c.display { key("display", &w); w.writeString(v) }

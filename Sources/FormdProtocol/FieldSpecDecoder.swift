@@ -68,9 +68,11 @@ public enum FieldSpecDecoder {
             }
             o.supportedEditActions = actions
         }
-        o.hints = try r.optionalObject("hints")
-        if let hints = o.hints, let path = duplicateKeyPath(.object(hints), at: "hints") {
-            throw .invalidParams("duplicate key \(path) in \(r.path): hints are passed through as given, so each key may appear once")
+        if let hints = try r.optionalObject("hints") {
+            if let path = duplicateKeyPath(.object(hints), at: "hints") {
+                throw .invalidParams("duplicate key \(path) in \(r.path): hints are passed through as given, so each key may appear once")
+            }
+            o.hints = FieldHints(hints)
         }
         return o
     }

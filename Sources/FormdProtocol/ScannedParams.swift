@@ -1,3 +1,4 @@
+import FormdBytes
 import FormdJSON
 
 /// A keystroke request's params read straight from its bytes, by `Envelope(compactKeystroke:)`:

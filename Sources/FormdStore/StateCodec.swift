@@ -103,7 +103,7 @@ public enum StateCodec {
         str("inputFilter", o.inputFilter.map { $0?.source })
         bool("autoAdvance", o.autoAdvance)
         if let v = o.supportedEditActions { out.append("supportedEditActions", .array(v.map { .string($0.rawValue) })) }
-        if let v = o.hints { out.append("hints", .object(v)) }
+        if let v = o.hints { out.append("hints", .object(v.object)) }
         return out
     }
 

@@ -1,5 +1,4 @@
 import XCTest
-import FormdJSON
 @testable import FormdCore
 
 /// `configureField`: new own keys (and optionally a new preset list), reported as exactly
@@ -16,10 +15,10 @@ final class ConfigureFieldTests: XCTestCase {
     }
 
     func testOwnHintsMergeWithEarlierOwnHints() {
-        var h = FormHarness(fields: [field("a") { $0.hints = ["x": 1, "y": 2] }])
-        h.send(.configureField("a", options: options { $0.hints = ["y": 3, "z": 4] }, configuration: nil),
-               events: [.changed("a") { $0.hints = ["x": 1, "y": 3, "z": 4] }],
-               state: { $0["a"].attributes.hints = ["x": 1, "y": 3, "z": 4] })
+        var h = FormHarness(fields: [field("a") { $0.hints = ["x": "1", "y": "2"] }])
+        h.send(.configureField("a", options: options { $0.hints = ["y": "3", "z": "4"] }, configuration: nil),
+               events: [.changed("a") { $0.hints = ["x": "1", "y": "3", "z": "4"] }],
+               state: { $0["a"].attributes.hints = ["x": "1", "y": "3", "z": "4"] })
     }
 
     func testNewConstraintsReportTheNewValidity() {
@@ -100,12 +99,12 @@ final class ConfigureFieldTests: XCTestCase {
         h.send(.configureField("a", options: options { $0.label = "A" }, configuration: ["email"]),
                events: [.fieldChanged(field: "a", changes: FieldChanges(options: options {
                    $0.label = "A"
-                   $0.hints = ["keyboardType": "emailAddress", "textContentType": "emailAddress", "autocapitalization": "none", "autocorrection": "no"]
+                   $0.hints = ["keyboardType": #""emailAddress""#, "textContentType": #""emailAddress""#, "autocapitalization": #""none""#, "autocorrection": #""no""#]
                }, configuration: ["email"]))],
                state: {
                    $0["a"].attributes.label = "A"; $0["a"].configuration = ["email"]
-                   $0["a"].attributes.hints = ["keyboardType": "emailAddress", "textContentType": "emailAddress",
-                                               "autocapitalization": "none", "autocorrection": "no"]
+                   $0["a"].attributes.hints = ["keyboardType": #""emailAddress""#, "textContentType": #""emailAddress""#,
+                                               "autocapitalization": #""none""#, "autocorrection": #""no""#]
                })
         h.send(.configureField("b", options: options { $0.placeholder = "soon" }, configuration: nil),
                events: [.changed("b") { $0.placeholder = "soon" }], state: { $0["b"].attributes.placeholder = "soon" })

@@ -1,13 +1,12 @@
 import XCTest
-import FormdJSON
 @testable import FormdCore
 
 /// Presets: built-ins, custom ones, combined in order, the field's own keys on top, hints
 /// merged key by key.
 final class PresetTests: XCTestCase {
-    private let emailHints: JSONObject = ["keyboardType": "emailAddress", "textContentType": "emailAddress",
-                                          "autocapitalization": "none", "autocorrection": "no"]
-    private let passwordHints: JSONObject = ["textContentType": "password", "autocapitalization": "none", "autocorrection": "no"]
+    private let emailHints: FieldHints = ["keyboardType": #""emailAddress""#, "textContentType": #""emailAddress""#,
+                                          "autocapitalization": #""none""#, "autocorrection": #""no""#]
+    private let passwordHints: FieldHints = ["textContentType": #""password""#, "autocapitalization": #""none""#, "autocorrection": #""no""#]
 
     func testBuiltInPresets() {
         var h = FormHarness()
@@ -18,9 +17,9 @@ final class PresetTests: XCTestCase {
                         .expect("p", configuration: ["password"], attributes: attributes { $0.secure = true; $0.hints = passwordHints },
                                 text: "pw", display: "••", length: 2, selection: .caret(2)),
                         .expect("n", configuration: ["partOfChain"],
-                                attributes: attributes { $0.returnAction = .next; $0.hints = ["returnKeyType": "next"] }),
+                                attributes: attributes { $0.returnAction = .next; $0.hints = ["returnKeyType": #""next""#] }),
                         .expect("l", configuration: ["lastOfChain"],
-                                attributes: attributes { $0.returnAction = .resign; $0.hints = ["returnKeyType": "done"] }),
+                                attributes: attributes { $0.returnAction = .resign; $0.hints = ["returnKeyType": #""done""#] }),
                         .expect("c", configuration: ["autoclears"], attributes: attributes { $0.clearsOnBeginEditing = true }),
                      ])
     }
@@ -31,14 +30,14 @@ final class PresetTests: XCTestCase {
                       field("login", ["email", "password"])],
                      expect: [
                         .expect("x", configuration: ["lastOfChain", "partOfChain"],
-                                attributes: attributes { $0.returnAction = .next; $0.hints = ["returnKeyType": "next"] }),
+                                attributes: attributes { $0.returnAction = .next; $0.hints = ["returnKeyType": #""next""#] }),
                         .expect("y", configuration: ["partOfChain", "lastOfChain"],
-                                attributes: attributes { $0.returnAction = .resign; $0.hints = ["returnKeyType": "done"] }),
+                                attributes: attributes { $0.returnAction = .resign; $0.hints = ["returnKeyType": #""done""#] }),
                         // email's keys keep their place; password's value replaces textContentType.
                         .expect("login", configuration: ["email", "password"], attributes: attributes {
                             $0.secure = true
-                            $0.hints = ["keyboardType": "emailAddress", "textContentType": "password",
-                                        "autocapitalization": "none", "autocorrection": "no"]
+                            $0.hints = ["keyboardType": #""emailAddress""#, "textContentType": #""password""#,
+                                        "autocapitalization": #""none""#, "autocorrection": #""no""#]
                         }),
                      ])
     }
@@ -48,13 +47,13 @@ final class PresetTests: XCTestCase {
         h.sendDefine([field("p", ["password", "lastOfChain"]) {
                           $0.secure = false
                           $0.returnAction = .submit
-                          $0.hints = ["textContentType": "newPassword", "passwordRules": "minlength: 8;"]
+                          $0.hints = ["textContentType": #""newPassword""#, "passwordRules": #""minlength: 8;""#]
                       }],
                      expect: [
                         .expect("p", configuration: ["password", "lastOfChain"], attributes: attributes {
                             $0.returnAction = .submit
-                            $0.hints = ["textContentType": "newPassword", "autocapitalization": "none", "autocorrection": "no",
-                                        "returnKeyType": "done", "passwordRules": "minlength: 8;"]
+                            $0.hints = ["textContentType": #""newPassword""#, "autocapitalization": #""none""#, "autocorrection": #""no""#,
+                                        "returnKeyType": #""done""#, "passwordRules": #""minlength: 8;""#]
                         }),
                      ])
     }
@@ -72,12 +71,12 @@ final class PresetTests: XCTestCase {
     func testCustomPresetsAddNamesAndReplaceBuiltInsWhole() {
         var h = FormHarness()
         h.sendDefine([field("pin", ["digits", "email"])],
-                     presets: ["digits": options { $0.pattern = pattern("[0-9]*"); $0.maxLength = 6; $0.hints = ["keyboardType": "numberPad"] },
+                     presets: ["digits": options { $0.pattern = pattern("[0-9]*"); $0.maxLength = 6; $0.hints = ["keyboardType": #""numberPad""#] },
                                "email": options { $0.required = true }],
                      expect: [
                         // The custom email has no hints: it replaced the built-in, it did not merge with it.
                         .expect("pin", configuration: ["digits", "email"], attributes: attributes {
-                            $0.pattern = pattern("[0-9]*"); $0.maxLength = 6; $0.required = true; $0.hints = ["keyboardType": "numberPad"]
+                            $0.pattern = pattern("[0-9]*"); $0.maxLength = 6; $0.required = true; $0.hints = ["keyboardType": #""numberPad""#]
                         }, validity: Validity(errors: ["is required"])),
                      ])
     }
@@ -102,10 +101,10 @@ final class PresetTests: XCTestCase {
     }
 
     func testOverlayLayersKeyByKey() {
-        let base = options { $0.label = "A"; $0.minLength = 1; $0.hints = ["x": 1, "y": 2] }
-        let top = options { $0.minLength = .some(nil); $0.required = true; $0.hints = ["y": 3, "z": 4] }
+        let base = options { $0.label = "A"; $0.minLength = 1; $0.hints = ["x": "1", "y": "2"] }
+        let top = options { $0.minLength = .some(nil); $0.required = true; $0.hints = ["y": "3", "z": "4"] }
         XCTAssertEqual(base.overlaid(with: top),
-                       options { $0.label = "A"; $0.minLength = .some(nil); $0.required = true; $0.hints = ["x": 1, "y": 3, "z": 4] })
+                       options { $0.label = "A"; $0.minLength = .some(nil); $0.required = true; $0.hints = ["x": "1", "y": "3", "z": "4"] })
         XCTAssertEqual(base.overlaid(with: FieldOptions()), base)
     }
 }

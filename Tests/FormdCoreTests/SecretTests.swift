@@ -380,6 +380,6 @@ final class SecretTests: XCTestCase {
 
 extension FormHarness {
     var passwordAttributes: FieldAttributes {
-        attributes { $0.secure = true; $0.hints = ["textContentType": "password", "autocapitalization": "none", "autocorrection": "no"] }
+        attributes { $0.secure = true; $0.hints = ["textContentType": #""password""#, "autocapitalization": #""none""#, "autocorrection": #""no""#] }
     }
 }

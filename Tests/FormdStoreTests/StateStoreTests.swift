@@ -222,7 +222,7 @@ final class StateStoreTests: XCTestCase {
         o.canResignFirstResponder = true; o.enablesReturnKeyAutomatically = true; o.clearsOnBeginEditing = true
         o.required = true; o.minLength = .some(nil); o.maxLength = 9; o.pattern = .some(try FieldPattern("[a-z]+"))
         o.inputFilter = .some(nil); o.autoAdvance = true; o.supportedEditActions = [.paste, .delete]
-        o.hints = JSONObject([JSONMember(key: "k", value: ["nested": [1, "two"]])])
+        o.hints = ["k": #"{"nested":[1,"two"]}"#]
         let encoded = StateCodec.encode(o)
         XCTAssertEqual(encoded.members.count, StateCodec.optionKeys.count)
         XCTAssertEqual(try StateCodec.decodeOptions(encoded, path: "o"), o)

@@ -1,4 +1,3 @@
-import FormdJSON
 @testable import FormdCore
 
 // MARK: Building specs

@@ -1,5 +1,4 @@
 import XCTest
-import FormdJSON
 @testable import FormdCore
 
 /// A TestStore for the form engine.

@@ -1,6 +1,6 @@
 import FormdTestSupport
 import XCTest
-@testable import FormdJSON
+@testable import FormdBytes
 
 /// Strings made from their bytes (`ShortASCII`) against the standard library's, and the
 /// padded word loads both it and the compact decoder use.
