@@ -3,13 +3,13 @@
 /// Every change to a text goes through `applyEdit`, which records it for undo and emits
 /// `textChanged` (and `validityChanged` when validity changed).
 extension Form {
-    ///
-    /// Putting in the very bytes that are there already (inserting nothing at the caret,
-    /// pasting a selection over itself, `setText` with the text it has) is no change: no
-    /// undo step and no `textChanged`; only the caret goes where the edit would have put
-    /// it, after the range, with `selectionChanged` if it moved. Except in a masked field,
-    /// where that would tell whether a guess equals the hidden text: there every edit but
-    /// inserting nothing at the caret is one, with its undo step and `textChanged`.
+    /// Puts `s` in place of `lo..<hi`. Putting in the very bytes that are there already
+    /// (inserting nothing at the caret, pasting a selection over itself, `setText` with the
+    /// text it has) is no change: no undo step and no `textChanged`; only the caret goes
+    /// where the edit would have put it, after the range, with `selectionChanged` if it
+    /// moved. Except in a masked field, where that would tell whether a guess equals the
+    /// hidden text: there every edit but inserting nothing at the caret is one, with its
+    /// undo step and `textChanged`.
     mutating func applyEdit(_ i: Int, _ lo: Cursor, _ hi: Cursor, _ s: String, kind: EditHistory.Kind?) {
         let b = fields[i].buffer
         // Byte counts first: they differ for nearly every edit, and comparing them is O(1).
@@ -136,11 +136,7 @@ extension Form {
         emit(.returnPressed(field: fields[i].id, action: action))
         switch returnAction {
         case .next:
-            if let n = nextFocusable(after: i) {
-                moveFocus(to: n)
-            } else if responder == i {
-                moveFocus(to: nil)
-            }
+            advance(from: i)
         case .resign:
             if responder == i { moveFocus(to: nil) }
         case .submit:

@@ -31,6 +31,11 @@ public struct FieldOptions: Equatable, Sendable {
 
     public init() {}
 
+    /// Options with the one key `key` set (`setEnabled`, `setSecure`, `setRevealed`).
+    init<Value>(_ key: WritableKeyPath<FieldOptions, Value?>, _ value: Value) {
+        self[keyPath: key] = value
+    }
+
     /// True when no key is set.
     public var isEmpty: Bool { self == FieldOptions() }
 

@@ -73,7 +73,7 @@ public struct FormEngine: Equatable, Sendable {
                                           events: inout [EventRecord]) throws(FormError) -> CommandResult {
         guard let i = formIndex(formName) else {
             guard command.createsForm else { throw .unknownForm(formName) }
-            try limits.checkNewForm(existing: forms.count, name: formName)
+            try limits.checkNewForm(existing: storage.count, name: formName)
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
             let result = try form.perform(command, encoding: encoding, events: &events)
@@ -133,16 +133,13 @@ extension Form {
             try configure(try index(of: id), options: options, configuration: configuration)
             result = .done
         case .setEnabled(let id, let on):
-            var o = FieldOptions(); o.enabled = on
-            try configure(try index(of: id), options: o, configuration: nil)
+            try configure(try index(of: id), options: FieldOptions(\.enabled, on), configuration: nil)
             result = .done
         case .setSecure(let id, let on):
-            var o = FieldOptions(); o.secure = on
-            try configure(try index(of: id), options: o, configuration: nil)
+            try configure(try index(of: id), options: FieldOptions(\.secure, on), configuration: nil)
             result = .done
         case .setRevealed(let id, let on):
-            var o = FieldOptions(); o.revealed = on
-            try configure(try index(of: id), options: o, configuration: nil)
+            try configure(try index(of: id), options: FieldOptions(\.revealed, on), configuration: nil)
             result = .done
         case .setText(let id, let text):
             try limits.checkText(text, field: id)

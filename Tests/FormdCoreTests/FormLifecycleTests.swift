@@ -17,8 +17,8 @@ final class FormLifecycleTests: XCTestCase {
                      expect: [
                         .expect("user", configuration: ["email"], attributes: attributes {
                             $0.label = "Email"; $0.required = true
-                            $0.hints = ["keyboardType": "emailAddress", "textContentType": "emailAddress",
-                                        "autocapitalization": "none", "autocorrection": "no"]
+                            $0.hints = ["keyboardType": #""emailAddress""#, "textContentType": #""emailAddress""#,
+                                        "autocapitalization": #""none""#, "autocorrection": #""no""#]
                         }, validity: Validity(errors: ["is required"])),
                         .expect("pw", configuration: ["password"], attributes: h.passwordAttributes, text: "x", display: "•", length: 1, selection: .caret(1)),
                      ])

@@ -101,10 +101,10 @@ final class PresetTests: XCTestCase {
     }
 
     func testOverlayLayersKeyByKey() {
-        let base = options { $0.label = "A"; $0.minLength = 1; $0.hints = ["x": "1", "y": "2"] }
-        let top = options { $0.minLength = .some(nil); $0.required = true; $0.hints = ["y": "3", "z": "4"] }
+        let base = options { $0.label = "A"; $0.minLength = 1; $0.hints = ["x": #""1""#, "y": #""2""#] }
+        let top = options { $0.minLength = .some(nil); $0.required = true; $0.hints = ["y": #""3""#, "z": #""4""#] }
         XCTAssertEqual(base.overlaid(with: top),
-                       options { $0.label = "A"; $0.minLength = .some(nil); $0.required = true; $0.hints = ["x": "1", "y": "3", "z": "4"] })
+                       options { $0.label = "A"; $0.minLength = .some(nil); $0.required = true; $0.hints = ["x": #""1""#, "y": #""3""#, "z": #""4""#] })
         XCTAssertEqual(base.overlaid(with: FieldOptions()), base)
     }
 }

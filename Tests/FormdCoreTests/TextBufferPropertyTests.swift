@@ -3,16 +3,20 @@ import FormdTestSupport
 import XCTest
 
 /// `TextBuffer.replace` keeps length, caret and change right without recounting, and takes
-/// a shortcut for plain ASCII that must agree with its general path; here thousands of
-/// random edits over texts that mix plain ASCII (the one-byte fast path) with
-/// every clustering hazard (CR LF, combining marks, prepended scalars, emoji modifiers,
-/// regional indicators) are checked against a count from scratch.
+/// shortcuts for plain ASCII (`TextBuffer+ASCIIEdits.swift`) that must agree with its
+/// general path; here thousands of random edits over texts that mix plain ASCII with every
+/// clustering hazard (CR LF, combining marks, prepended scalars, emoji modifiers, regional
+/// indicators) are checked against a count from scratch, on short texts (the inline
+/// splice) and long ones (the one-byte path's appends, whole replacements and splices).
 final class TextBufferPropertyTests: XCTestCase {
     static let pieces = ["a", "b", " ", "x", "\r", "\n", "\u{301}", "é", "\u{600}", "👍", "\u{1F3FD}", "🇫", "🇷", "\u{200D}"]
 
-    func randomText(_ rng: inout SplitMix64, pieces count: Int) -> String {
-        // Mostly plain ASCII, as typed text is, so the fast path is taken often.
-        (0..<count).map { _ in rng.next(below: 3) == 0 ? Self.pieces[rng.next(below: Self.pieces.count)] : Self.pieces[rng.next(below: 4)] }.joined()
+    /// Mostly plain ASCII, as typed text is, so the fast paths are taken often; one piece
+    /// in `hazardEvery` (0: none) from all of `pieces`.
+    func randomText(_ rng: inout SplitMix64, pieces count: Int, hazardEvery: Int = 3) -> String {
+        (0..<count).map { _ in
+            hazardEvery > 0 && rng.next(below: hazardEvery) == 0 ? Self.pieces[rng.next(below: Self.pieces.count)] : Self.pieces[rng.next(below: 4)]
+        }.joined()
     }
 
     func cursor(_ text: String, at offset: Int) -> Cursor {
@@ -20,18 +24,37 @@ final class TextBufferPropertyTests: XCTestCase {
     }
 
     func testRandomEditsAgreeWithACountFromScratch() {
-        var rng = SplitMix64(seed: 0xF0_4D)
-        for round in 0..<4_000 {
-            var buffer = TextBuffer(randomText(&rng, pieces: rng.next(below: 8)))
+        checkRandomEdits(seed: 0xF0_4D, rounds: 4_000, textPieces: 8, hazardEvery: 3)
+    }
+
+    /// Long texts, all plain ASCII or nearly: past the inline splice's 15 bytes, where the
+    /// one-byte path appends, replaces the whole text or splices it.
+    func testRandomEditsOfLongASCIITextsAgreeWithACountFromScratch() {
+        checkRandomEdits(seed: 0xA5C1, rounds: 1_500, textPieces: 200, hazardEvery: 0)
+        checkRandomEdits(seed: 0xA5C2, rounds: 1_500, textPieces: 200, hazardEvery: 40)
+    }
+
+    /// `rounds` texts of up to `textPieces` pieces, each edited four times at random places
+    /// (typing at the end and replacing everything among them) with up to 3 pieces, or
+    /// with a whole new text.
+    func checkRandomEdits(seed: UInt64, rounds: Int, textPieces: Int, hazardEvery: Int) {
+        var rng = SplitMix64(seed: seed)
+        for round in 0..<rounds {
+            var buffer = TextBuffer(randomText(&rng, pieces: rng.next(below: textPieces), hazardEvery: hazardEvery))
             for step in 0..<4 {
                 let old = buffer.text
                 let n = old.count
-                let a = rng.next(below: n + 1), b = rng.next(below: n + 1)
+                var a = rng.next(below: n + 1), b = rng.next(below: n + 1)
+                switch rng.next(below: 4) {
+                case 0: (a, b) = (n, n)  // typing at the end
+                case 1: (a, b) = (0, n)  // replacing everything
+                default: break
+                }
                 let lo = cursor(old, at: min(a, b)), hi = cursor(old, at: max(a, b))
-                let s = randomText(&rng, pieces: rng.next(below: 4))
+                let s = randomText(&rng, pieces: rng.next(below: rng.next(below: 8) == 0 ? textPieces : 4), hazardEvery: hazardEvery)
                 var walked = buffer
                 let change = buffer.replace(lo, hi, with: s)
-                let context = "round \(round) step \(step): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
+                let context = "seed \(seed) round \(round) step \(step): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
                 // The shortcut taken for plain ASCII must change nothing the general path would not.
                 XCTAssertEqual(walked.replaceWalkingClusters(lo, hi, with: s), change, context)
                 XCTAssertEqual(walked, buffer, context)
