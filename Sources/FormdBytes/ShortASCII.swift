@@ -1,12 +1,10 @@
 /// Short ASCII strings made straight from their bytes.
 ///
 /// Why: a keystroke request carries three or four short strings (the field, the text, the
-/// id's literal) and every edit of a short text makes a new one. `String(decoding:as:)`
-/// validates and classifies the bytes through several library calls, about 150
-/// instructions even for "f12", which the decoder has just checked byte by byte. A Swift
-/// string of at most 15 bytes on a 64-bit platform is held inline in its two words: the
-/// bytes in order, the count and an "ASCII, small, immortal" flag nibble in the top byte.
-/// Written directly, that is a dozen instructions.
+/// id's literal) and every edit of a short text makes a new one; `String(decoding:as:)`
+/// validates bytes the caller has just checked. A Swift string of at most 15 bytes on a
+/// 64-bit platform is held inline in its two words: the bytes in order, the count and an
+/// "ASCII, small, immortal" flag nibble in the top byte, which can be written directly.
 ///
 /// The layout is the standard library's, not an API, so it is checked against string
 /// literals (`layoutHolds`, comparing bits); where it does not hold, or for a longer

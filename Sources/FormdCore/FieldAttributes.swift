@@ -1,80 +1,12 @@
 /// A field's effective configuration: built-in defaults, then its presets in order, then
 /// its own keys. Resolved once per (re)configuration so the hot path reads plain values.
 public struct FieldAttributes: Equatable, Sendable {
-    /// The members that hold references, kept together in one immutable box so a copy of
-    /// the attributes costs one retain, not six: the hot path reads attributes on every
-    /// keystroke and Swift often copies a struct to read one member of it.
-    private final class Referenced: Equatable, @unchecked Sendable {
-        var label: String? = nil
-        var placeholder: String? = nil
-        var pattern: FieldPattern? = nil {
-            didSet { hasPattern = pattern != nil }
-        }
-        var inputFilter: FieldPattern? = nil {
-            didSet { hasInputFilter = inputFilter != nil }
-        }
-        /// Whether each is set, readable without copying it (a copy of a pattern retains
-        /// its source and its compiled form), and every keystroke asks.
-        private(set) var hasPattern = false
-        private(set) var hasInputFilter = false
-        var supportedEditActions = EditAction.allCases
-        var hints = FieldHints()
-
-        init() {}
-
-        func copy() -> Referenced {
-            let c = Referenced()
-            c.label = label
-            c.placeholder = placeholder
-            c.pattern = pattern
-            c.inputFilter = inputFilter
-            c.supportedEditActions = supportedEditActions
-            c.hints = hints
-            return c
-        }
-
-        static func == (a: Referenced, b: Referenced) -> Bool {
-            a === b || (a.label == b.label && a.placeholder == b.placeholder && a.pattern == b.pattern
-                        && a.inputFilter == b.inputFilter && a.supportedEditActions == b.supportedEditActions
-                        && a.hints == b.hints)
-        }
-    }
-
-    private static let defaults = Referenced()
-    private var referenced = FieldAttributes.defaults
-
-    /// Changes one referenced member in a fresh box (the box is shared, never mutated).
-    private mutating func update(_ body: (Referenced) -> Void) {
-        let c = referenced.copy()
-        body(c)
-        referenced = c
-    }
-
-    public var label: String? {
-        get { referenced.label }
-        set { update { $0.label = newValue } }
-    }
-    public var placeholder: String? {
-        get { referenced.placeholder }
-        set { update { $0.placeholder = newValue } }
-    }
-    public var pattern: FieldPattern? {
-        get { referenced.pattern }
-        set { update { $0.pattern = newValue } }
-    }
-    public var inputFilter: FieldPattern? {
-        get { referenced.inputFilter }
-        set { update { $0.inputFilter = newValue } }
-    }
-    public var supportedEditActions: [EditAction] {
-        get { referenced.supportedEditActions }
-        set { update { $0.supportedEditActions = newValue } }
-    }
-    public var hints: FieldHints {
-        get { referenced.hints }
-        set { update { $0.hints = newValue } }
-    }
-
+    public var label: String? = nil
+    public var placeholder: String? = nil
+    public var pattern: FieldPattern? = nil
+    public var inputFilter: FieldPattern? = nil
+    public var supportedEditActions = EditAction.allCases
+    public var hints = FieldHints()
     public var secure = false
     public var revealed = false
     public var enabled = true
@@ -115,7 +47,7 @@ public struct FieldAttributes: Equatable, Sendable {
     }
 
     /// True when any key can make the text invalid.
-    var hasConstraints: Bool { required || minLength != nil || maxLength != nil || referenced.hasPattern }
+    var hasConstraints: Bool { required || minLength != nil || maxLength != nil || pattern != nil }
 
     /// True when the text must be masked for everyone who did not ask for secrets.
     public var masksText: Bool { secure && !revealed }
@@ -127,7 +59,7 @@ public struct FieldAttributes: Equatable, Sendable {
 
     /// True when every character of `s` passes `inputFilter`.
     public func accepts(_ s: String) -> Bool {
-        guard referenced.hasInputFilter, let filter = inputFilter else { return true }
+        guard let filter = inputFilter else { return true }
         return filter.matchesEachCharacter(of: s)
     }
 

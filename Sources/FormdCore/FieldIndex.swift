@@ -2,11 +2,10 @@ import FormdBytes
 
 /// A form's field ids to their indices, found in O(1) for every command that names a field.
 ///
-/// Why not only a `[String: Int]`: a dictionary hashes a string with SipHash, about 250
-/// instructions a lookup even for "f12", a tenth of what a keystroke costs in all. Field
-/// ids are nearly always short ASCII, which a Swift string holds inline in two words
-/// (`ShortASCII.words(of:)`): those are also kept in an open-addressed table of their
-/// words, found in a few dozen instructions. The dictionary still holds every id and
+/// Why not only a `[String: Int]`: hashing a string with SipHash costs more than the rest
+/// of a lookup (figures in PERFORMANCE.md). Field ids are nearly always short ASCII, held
+/// inline in two words (`ShortASCII.words(of:)`), so those are also kept in an
+/// open-addressed table keyed by their words. The dictionary still holds every id and
 /// decides every other lookup, a miss in the table included: Swift compares strings by
 /// canonical equivalence, under which a few non-ASCII ids equal ASCII ones (the Kelvin
 /// sign "\u{212A}" is "K"), and those must find the same field as ever. The table's hash

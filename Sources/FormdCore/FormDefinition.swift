@@ -39,7 +39,10 @@ extension Form {
         }
         let at = try after.map { id throws(FormError) in try index(of: id) + 1 } ?? fields.count
         try limits.checkFields(fields.count + 1, form: name)
-        let field = try Field(spec: spec, presets: presets, limits: limits)
+        // Configured like its new neighbour, it shares that field's configuration object.
+        let neighbour = at > 0 ? at - 1 : 0
+        let field = try Field(spec: spec, presets: presets, limits: limits,
+                              sharing: fields.indices.contains(neighbour) ? fields[neighbour].sharedConfiguration : nil)
         try limits.checkInitialText(of: field)
         insertField(field, at: at)
         emit(.fieldAdded(fieldSnapshot(at, includeSecrets: false), index: at))
