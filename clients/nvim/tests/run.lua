@@ -566,15 +566,33 @@ test('moving to another line asks for focus; a refusal puts the cursor back', fu
   eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'after j')
   keys(s, 'k')
   eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'after k')
-  local done
-  s:request('configureField', { field = 'password', canBecomeFirstResponder = false }, function()
-    done = true
-  end)
-  wait_for('configureField', function()
-    return done
-  end)
+  s:request('configureField', { field = 'email', canResignFirstResponder = false })
+  settle(s)
   keys(s, 'j')
   eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'after a refused j')
+  s:close()
+end)
+
+test('a field that cannot take focus is passed over without a demand; insert mode does not start there', function()
+  local s = open()
+  keys(s, '<Tab>')
+  for _, change in ipairs({ { canBecomeFirstResponder = false }, { enabled = false } }) do
+    s:request('configureField', vim.tbl_extend('force', { field = 'password' }, change))
+    settle(s)
+    keys(s, 'j')
+    eq({ 1, 2 }, { s:marked_line(), cursor_row() }, 'the cursor rests on it, focus stays')
+    local _, f = state(s)
+    eq(nil, f.password.demand, 'no demand left pending')
+    keys(s, 'ix')
+    eq('n', mode(), 'no insert mode there')
+    _, f = state(s)
+    eq('', f.password.display, 'nothing typed into it')
+    eq('', state(s).fields[1].text, 'nor into the first responder')
+    truthy(messages():find('formd: Password cannot take focus', 1, true), 'said why')
+    keys(s, 'k')
+    s:request('configureField', { field = 'password', canBecomeFirstResponder = true, enabled = true })
+    settle(s)
+  end
   s:close()
 end)
 

@@ -212,13 +212,17 @@ function Session:enter_insert(how)
   local count = vim.v.count1
   local id
   self:normal(function(f, pos, untouched)
+    if not Session.can_focus(f) then
+      Session.notify((Session.nonempty(f.label) or f.id) .. ' cannot take focus', vim.log.levels.WARN)
+      return
+    end
     id = f.id
     if f.id ~= self.model.firstResponder then
       self:focus(f.id)
     end
     entries[how](self, f, pos, untouched, count)
   end)
-  local f = self:field(id)
+  local f = id and self:field(id)
   local win = self:window()
   if not f or self.closed or not win then
     return
@@ -282,7 +286,7 @@ function Session:_cursor_moved(insert)
   end
   if row ~= self.last_row then
     self.last_row = row
-    if f.id ~= self.model.firstResponder then
+    if f.id ~= self.model.firstResponder and Session.can_focus(f) then
       self:focus(f.id)
     end
     return
@@ -363,7 +367,7 @@ function M.attach(self)
   au('InsertEnter', function()
     local f = self:field_at(vim.api.nvim_win_get_cursor(0)[1])
     self.last_row = vim.api.nvim_win_get_cursor(0)[1]
-    if f and f.id ~= self.model.firstResponder and self.ready then
+    if f and f.id ~= self.model.firstResponder and self.ready and Session.can_focus(f) then
       self:focus(f.id)
     end
   end)

@@ -86,6 +86,12 @@ function Session:window()
   return vim.fn.win_findbuf(self.buf)[1]
 end
 
+--- Whether a field can take focus (enabled and canBecomeFirstResponder): a demand for
+--- one that cannot would be refused, or stay pending until it is enabled.
+function Session.can_focus(f)
+  return f.enabled ~= false and f.canBecomeFirstResponder ~= false
+end
+
 --- The caret of a field: the moving end of its selection (a byte position in its display).
 function Session.caret(f)
   local sel = f.selection or {}
