@@ -94,7 +94,7 @@ public enum CallCommand {
         let lines = DaemonMessage.request(id: nil, method: "unsubscribe", params: JSONObject())
             + DaemonMessage.request(id: 1, method: options.method, params: options.params)
         guard connection.send(lines) else {
-            Console.error("the daemon at \(options.socket) closed the connection before the request was sent")
+            Console.error(Exchange.whyClosed(connection) ?? "the daemon at \(options.socket) closed the connection before the request was sent")
             return 2
         }
         switch Exchange.response(on: connection, until: deadline) {
@@ -149,6 +149,19 @@ enum Exchange {
                 }
             }
         }
+    }
+
+    /// Why a daemon closed the connection before a request could be sent: what it said last
+    /// (a `shutdown` or connection `error` notification), if it said anything.
+    static func whyClosed(_ connection: DaemonConnection) -> String? {
+        let deadline = MonotonicClock.now() + 1
+        while case .line(let line) = connection.readLine(until: deadline) {
+            if case .notification(let method, let params)? = DaemonMessage(line: line),
+               let why = DaemonMessage.goneReason(method, params, path: connection.path) {
+                return why
+            }
+        }
+        return nil
     }
 
     /// Seconds for a message: `5`, `0.5`.

@@ -88,7 +88,7 @@ public enum WaitCommand {
         if !options.fields.isEmpty { rule.append("fields", .array(options.fields.map { .string($0) })) }
         rule.append("events", .array(options.events.map { .string($0) }))
         guard connection.send(DaemonMessage.request(id: 1, method: "subscribe", params: rule)) else {
-            Console.error("the daemon at \(options.socket) closed the connection before it was asked for events")
+            Console.error(Exchange.whyClosed(connection) ?? "the daemon at \(options.socket) closed the connection before it was asked for events")
             return 2
         }
         switch Exchange.response(on: connection, until: deadline) {
