@@ -354,6 +354,20 @@ test('editing inside a secure field sends the right text (insert, <BS>, <Del>, <
   s:close()
 end)
 
+test("with 'paste' set, typed text still goes to formd and not into the buffer", function()
+  local s = open()
+  vim.o.paste = true
+  keys(s, '<Tab><Tab>AabcXYZ12')
+  eq('Password: ' .. bullets(8), lines(s)[2], 'masked line')
+  eq(false, vim.o.paste, "'paste' is off while typing")
+  local _, f = state(s, true)
+  eq('abcXYZ12', f.password.text, 'formd text')
+  keys(s, '<Esc>')
+  eq(true, vim.o.paste, "'paste' is back")
+  vim.o.paste = false
+  s:close()
+end)
+
 test('a secure field with initial text and maxLength: edits, a refused edit is undone', function()
   local path = vim.fn.tempname() .. '.json'
   vim.fn.writefile({ '{"fields": [{"id": "pin", "label": "PIN", "secure": true, "text": "1234", "maxLength": 6}]}' }, path)
@@ -769,7 +783,7 @@ test('a secure field\'s text never reached a buffer, a register or a message', f
   for _, r in ipairs({ '"', '-', '.', '0', '1', ':', '/' }) do
     hay = hay .. '\n' .. vim.fn.getreg(r)
   end
-  for _, secret in ipairs({ SECRET, 'abcdXef', 'abcd', '1234' }) do
+  for _, secret in ipairs({ SECRET, 'abcdXef', 'abcd', '1234', 'abcXYZ12' }) do
     truthy(not hay:find(secret, 1, true), 'found ' .. secret .. ' in messages or registers')
   end
 end)

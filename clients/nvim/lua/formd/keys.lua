@@ -365,6 +365,12 @@ function M.attach(self)
     self:_insert_char_pre()
   end)
   au('InsertEnter', function()
+    -- With 'paste' set Neovim skips InsertCharPre and would put typed text in the buffer.
+    if vim.o.paste then
+      self.paste_option = true
+      vim.o.paste = false
+      Session.notify("'paste' is off while typing into the form (it would put typed text in the buffer)")
+    end
     local f = self:field_at(vim.api.nvim_win_get_cursor(0)[1])
     self.last_row = vim.api.nvim_win_get_cursor(0)[1]
     if f and f.id ~= self.model.firstResponder and self.ready and Session.can_focus(f) then
@@ -372,6 +378,10 @@ function M.attach(self)
     end
   end)
   au('InsertLeave', function()
+    if self.paste_option then
+      self.paste_option = nil
+      vim.o.paste = true
+    end
     -- Leaving insert mode steps the cursor back one character: formd's caret stays, and
     -- i continues where the typing stopped.
     self.placed = vim.api.nvim_win_get_cursor(0)
