@@ -291,6 +291,9 @@ function Session:_cursor_moved(insert)
     end
     return
   end
+  if vim.api.nvim_get_mode().mode == 'v' then
+    return self:_visual_moved()
+  end
   local d = render.display(f)
   local pos = math.min(col - #prefix, #d)
   local caret = Session.caret(f)
@@ -298,6 +301,39 @@ function Session:_cursor_moved(insert)
     return -- in normal mode the cursor on the last character shows the caret at the end
   end
   self:select_at(f, pos)
+end
+
+-- Characterwise Visual mode on one field's line: the Visual selection is formd's selection
+-- (anchor where Visual mode started, caret on the cursor's side, both ends inclusive).
+function Session:_visual_moved()
+  local c = vim.api.nvim_win_get_cursor(0)
+  local anchor = vim.fn.getpos('v')
+  local f = self:field_at(c[1])
+  if not f or anchor[2] ~= c[1] then
+    return
+  end
+  local prefix = self.prefixes[c[1]] or ''
+  local d = render.display(f)
+  local function clamp(col)
+    return math.max(0, math.min(col - #prefix, #d))
+  end
+  local a, pos = clamp(anchor[3] - 1), clamp(c[2])
+  local start, stop = a, next_char(d, pos)
+  if pos < a then
+    start, stop = next_char(d, a), pos
+  end
+  local sel = f.selection or {}
+  if math.min(start, stop) ~= sel.start or math.max(start, stop) ~= sel['end'] or (stop < start) ~= (sel.backward == true) then
+    self:request('select', { field = f.id, start = start, ['end'] = stop }, quiet)
+  end
+end
+
+-- Leaving Visual mode for Normal mode collapses formd's selection to a caret at the cursor.
+function Session:_visual_left()
+  local f, pos = self:cursor_spot()
+  if f and self.ready and not self.closed then
+    self:select_at(f, pos)
+  end
 end
 
 -- on_bytes: a change the keys above did not make (an operator, a visual-mode edit, :s,
@@ -391,6 +427,14 @@ function M.attach(self)
   end)
   au('CursorMovedI', function()
     self:_cursor_moved(true)
+  end)
+  au('ModeChanged', function()
+    local ev = vim.v.event
+    if ev.new_mode == 'v' then
+      self:_visual_moved()
+    elseif ev.old_mode == 'v' and ev.new_mode == 'n' then
+      self:_visual_left()
+    end
   end)
   au('BufWinEnter', function()
     -- onemore: in normal mode too the cursor can stand after the text, where formd's caret is.

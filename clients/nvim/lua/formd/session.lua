@@ -445,7 +445,9 @@ function Session:render()
   vim.api.nvim_buf_set_option(self.buf, 'modified', false)
 
   local win = self:window()
-  if win then
+  -- In Visual mode the cursor is the Visual selection's end: the person's, not formd's.
+  local visual = ({ v = true, V = true, ['\22'] = true })[vim.api.nvim_get_mode().mode]
+  if win and not visual then
     local cursor_row = vim.api.nvim_win_get_cursor(win)[1]
     local responder = self:row_of(self.model.firstResponder)
     local left = self:row_of(self.focus_left)
