@@ -85,7 +85,7 @@ local function show(opts, target)
   -- No swap file, undo history or undo file: nothing of the form is kept by the buffer.
   for k, v in pairs({ buftype = 'nofile', bufhidden = 'wipe', swapfile = false, undolevels = -1, undofile = false,
     modeline = false }) do
-    vim.api.nvim_buf_set_option(buf, k, v)
+    vim.bo[buf][k] = v
   end
   if nonempty(opts.mods) then
     vim.cmd(opts.mods .. ' split')
@@ -94,7 +94,7 @@ local function show(opts, target)
   end
   keys.attach(self)
   vim.api.nvim_win_set_buf(0, buf)
-  vim.api.nvim_buf_set_option(buf, 'filetype', 'formd')
+  vim.bo[buf].filetype = 'formd'
   return self
 end
 

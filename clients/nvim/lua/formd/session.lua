@@ -442,7 +442,7 @@ function Session:render()
     end
   end
   render.decorate(self.buf, self.model, prefixes, self.show_errors)
-  vim.api.nvim_buf_set_option(self.buf, 'modified', false)
+  vim.bo[self.buf].modified = false
 
   local win = self:window()
   -- In Visual mode the cursor is the Visual selection's end: the person's, not formd's.
