@@ -411,6 +411,17 @@ test('normal-mode x X D dw <BS> are deletes at the cursor; u and <C-r> are formd
   s:close()
 end)
 
+test('normal-mode <BS> on an empty field steps back (deleteOnEmpty)', function()
+  local s = open()
+  type_email(s, 'ada@example.com')
+  keys(s, '<Esc><Tab>')
+  eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'on the empty password')
+  keys(s, '<BS>')
+  eq({ 1, 1 }, { s:marked_line(), cursor_row() }, 'back on the email')
+  eq('ada@example.com', state(s).fields[1].text, 'nothing deleted')
+  s:close()
+end)
+
 test('u undoes a typing run in one step, as in formd tui', function()
   local s = open()
   type_email(s, 'ada@example.com')

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The Neovim plugin driven with real keys: Neovim runs inside tmux, attached with
-`:FormdAttach` to a shared `formd --listen` daemon; keys go in with `send-keys`, the screen
-is read with `capture-pane`, and what the daemon holds is asked over its socket, as
-another client (tests/query.py).
+`:FormdAttach` to a shared `formd --listen` daemon (one case uses `:Formd FILE` and its
+private formd); keys go in with `send-keys`, the screen is read with `capture-pane`, and
+what the daemon holds is asked over its socket, as another client (tests/query.py).
 
     FORMD_BIN=.build/debug/formd clients/nvim/tests/tmux.py [NAME...]   # NAME: only cases containing it
 
@@ -77,15 +77,19 @@ def wait(what, pred, timeout=TIMEOUT):
 class Case:
     """A daemon on a form file and a Neovim attached to it in a tmux window."""
 
-    def __init__(self, name, form):
+    def __init__(self, name, form, private=False):
         self.dir = tempfile.mkdtemp(dir=WORK, prefix=name + ".")
         os.chmod(self.dir, 0o700)
         self.sock = os.path.join(self.dir, "formd.sock")
-        self.daemon = subprocess.Popen([FORMD, "--listen", self.sock, "--form", os.path.join(ROOT, form)],
-                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                       stderr=open(os.path.join(self.dir, "daemon.log"), "w"))
-        daemons.append(self.daemon)
-        wait("the daemon's socket", lambda: os.path.exists(self.sock))
+        if private:
+            command = "Formd " + os.path.join(ROOT, form)  # the plugin starts its own formd
+        else:
+            command = "FormdAttach " + self.sock
+            self.daemon = subprocess.Popen([FORMD, "--listen", self.sock, "--form", os.path.join(ROOT, form)],
+                                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                           stderr=open(os.path.join(self.dir, "daemon.log"), "w"))
+            daemons.append(self.daemon)
+            wait("the daemon's socket", lambda: os.path.exists(self.sock))
         self.xdg = os.path.join(self.dir, "xdg")
         self.shada = os.path.join(self.xdg, "main.shada")
         self.swap = os.path.join(self.xdg, "swap")
@@ -99,7 +103,7 @@ class Case:
             shlex.quote("set rtp^=" + PLUGIN),
             shlex.quote("set directory=" + self.swap + "// noshowmode"),
             shlex.quote("runtime plugin/formd.lua"),
-            shlex.quote("FormdAttach " + self.sock)))
+            shlex.quote(command)))
         self.window = name
         tmux("new-window", "-d", "-n", name, "-t", SOCKET + "-s:", "env " + " ".join(
             "%s=%s" % (k, shlex.quote(v)) for k, v in env.items()) + " " + cmd)
@@ -182,6 +186,21 @@ def i_and_typing_land_in_the_focused_field():
     c.wait_screen("Email:    ada@example.com")
     sel = c.state()["fields"][0]["selection"]
     assert sel == {"start": 15, "end": 15}, sel
+    c.quit()
+
+
+@case
+def formd_login_then_i_typing_return_submits_with_the_values_shown():
+    c = Case("private", "examples/login.json", private=True)
+    c.wait_screen("> Email:")
+    c.keys("i")
+    c.type("ada@example.com")
+    c.keys("Enter")
+    c.wait_screen("> Password:")
+    c.type(SECRET)
+    c.wait_line("Password: " + "•" * len(SECRET))
+    c.keys("Enter")
+    c.wait_screen("formd: submitted email=ada@example.com (withheld: password)")
     c.quit()
 
 
