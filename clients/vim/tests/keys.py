@@ -405,6 +405,10 @@ def case_disabled_field():
 def case_private():
     v = Vim("Formd examples/login.json")
     v.expect("private: :Formd opens the form", lambda v: v.marked() == [0])
+    v.keys("j")
+    v.expect("private: j focuses the password", lambda v: v.marked() == [1])
+    v.keys("BSpace")
+    v.expect("private: Normal-mode Backspace on the empty password steps back", lambda v: v.marked() == [0])
     v.keys("i")
     v.type("ada@example.com")
     v.keys("Enter")
