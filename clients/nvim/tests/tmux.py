@@ -101,7 +101,7 @@ class Case:
         cmd = ("nvim -u NONE -i %s --cmd %s --cmd %s --cmd %s -c %s" % (
             shlex.quote(self.shada),
             shlex.quote("set rtp^=" + PLUGIN),
-            shlex.quote("set directory=" + self.swap + "// noshowmode"),
+            shlex.quote("set directory=" + self.swap + "//"),
             shlex.quote("runtime plugin/formd.lua"),
             shlex.quote(command)))
         self.window = name
@@ -113,6 +113,10 @@ class Case:
     def keys(self, *keys, literal=False):
         args = ["send-keys", "-t", SOCKET + "-s:" + self.window] + (["-l"] if literal else []) + list(keys)
         tmux(*args)
+        if "Escape" in keys and not literal:
+            # Until Neovim has read the Escape on its own, a key sent after it would make an
+            # Alt chord with it.
+            wait("Neovim to leave insert mode", lambda: "-- " not in self.lines()[-2])
         time.sleep(0.15)
 
     def type(self, text):
