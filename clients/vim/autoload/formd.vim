@@ -538,6 +538,24 @@ def Key(method: string, params: dict<any> = {}, count: number = 1)
   endif
 enddef
 
+# u and CTRL-R: formd's undo and redo of the first responder, saying so when there is
+# nothing to take back or make again (as Vim does).
+def UndoRedo(method: string, count: number)
+  var s = Current()
+  if empty(s)
+    return
+  endif
+  Sync(s)
+  EnsureFocus(s)
+  for _ in range(count)
+    Request(s, method, {}, (r) => {
+      if r.applied == false && index(['nothingToUndo', 'nothingToRedo'], get(r, 'reason', '')) >= 0
+        echo 'formd: ' .. (method == 'undo' ? 'nothing to undo' : 'nothing to redo')
+      endif
+    })
+  endfor
+enddef
+
 # x, X, D, <BS>, <Del> (and CTRL-W, CTRL-U in Insert mode). In Normal mode the characters
 # they remove from a field that is not masked go to the unnamed register, as in Vim.
 def Delete(direction: string, unit: string, count: number = 1)
@@ -717,8 +735,8 @@ def MapKeys()
     exe mode .. "noremap <buffer> <silent> <nowait> <S-Tab> <ScriptCmd>Key('focusPrevious')<CR>"
     exe mode .. "noremap <buffer> <silent> <nowait> <Del> <ScriptCmd>Delete('forward', 'character', v:count1)<CR>"
   endfor
-  nnoremap <buffer> <silent> <nowait> u <ScriptCmd>Key('undo', {}, v:count1)<CR>
-  nnoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>Key('redo', {}, v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> u <ScriptCmd>UndoRedo('undo', v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>UndoRedo('redo', v:count1)<CR>
   nnoremap <buffer> <silent> <nowait> U <Nop>
   for key in ['0', '^', '<Home>']
     exe 'nnoremap <buffer> <silent> <nowait> ' .. key .. ' <ScriptCmd>TextStart()<CR>'

@@ -237,6 +237,8 @@ def case_typing_undo_and_password():
     expect_text("u undoes the typing run", d, "email", "", v)
     v.keys("C-r")
     expect_text("CTRL-R redoes it", d, "email", "ada@example.com", v)
+    v.keys("C-r")
+    v.expect("CTRL-R with nothing to redo says so", lambda v: "formd: nothing to redo" in v.line(ROWS - 1))
     v.keys("Enter")
     v.expect("Return moves the marker to the password", lambda v: v.marked() == [1])
     v.keys("a")
