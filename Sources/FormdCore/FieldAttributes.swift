@@ -4,6 +4,8 @@ public struct FieldAttributes: Equatable, Sendable {
     public var label: String? = nil
     public var placeholder: String? = nil
     public var pattern: FieldPattern? = nil
+    /// The message of a `patternMismatch`.
+    public var patternHint: String? = nil
     public var inputFilter: FieldPattern? = nil
     public var supportedEditActions = EditAction.allCases
     public var hints = FieldHints()
@@ -40,6 +42,7 @@ public struct FieldAttributes: Equatable, Sendable {
         if let v = options.minLength { minLength = v }
         if let v = options.maxLength { maxLength = v }
         if let v = options.pattern { pattern = v }
+        if let v = options.patternHint { patternHint = v }
         if let v = options.inputFilter { inputFilter = v }
         if let v = options.autoAdvance { autoAdvance = v }
         if let v = options.supportedEditActions { supportedEditActions = v }
@@ -82,6 +85,7 @@ public struct FieldAttributes: Equatable, Sendable {
         if minLength != other.minLength { c.minLength = .some(minLength) }
         if maxLength != other.maxLength { c.maxLength = .some(maxLength) }
         if pattern != other.pattern { c.pattern = .some(pattern) }
+        if patternHint != other.patternHint { c.patternHint = .some(patternHint) }
         if inputFilter != other.inputFilter { c.inputFilter = .some(inputFilter) }
         if autoAdvance != other.autoAdvance { c.autoAdvance = autoAdvance }
         if supportedEditActions != other.supportedEditActions { c.supportedEditActions = supportedEditActions }

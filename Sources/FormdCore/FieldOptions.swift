@@ -22,6 +22,8 @@ public struct FieldOptions: Equatable, Sendable {
     public var minLength: Int??
     public var maxLength: Int??
     public var pattern: FieldPattern??
+    /// The message of a `patternMismatch`: what the pattern asks for, in words.
+    public var patternHint: String??
     /// Every inserted character must match this whole (e.g. `[0-9]`).
     public var inputFilter: FieldPattern??
     /// Typing that fills `maxLength` moves focus on, as Return with `next` would.
@@ -58,6 +60,7 @@ public struct FieldOptions: Equatable, Sendable {
         if let v = top.minLength { out.minLength = v }
         if let v = top.maxLength { out.maxLength = v }
         if let v = top.pattern { out.pattern = v }
+        if let v = top.patternHint { out.patternHint = v }
         if let v = top.inputFilter { out.inputFilter = v }
         if let v = top.autoAdvance { out.autoAdvance = v }
         if let v = top.supportedEditActions { out.supportedEditActions = v }

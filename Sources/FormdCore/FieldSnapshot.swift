@@ -55,5 +55,5 @@ public struct FieldValue: Equatable, Sendable {
 /// One invalid field and why.
 public struct FieldErrors: Equatable, Sendable {
     public var field: String
-    public var errors: [String]
+    public var errors: [ValidationError]
 }

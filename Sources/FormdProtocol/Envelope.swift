@@ -31,7 +31,7 @@ public struct Envelope: Equatable, Sendable {
         }
         let invalidID = id ?? .null
         if let unknown = o.members.first(where: { !Envelope.keys.contains($0.key) })?.key {
-            self.init(id: invalidID, method: nil, .invalidRequest("unknown key \"\(unknown)\" in request; allowed: jsonrpc, id, method, params"))
+            self.init(id: invalidID, method: nil, .invalidRequest("unknown key \"\(unknown)\" in request\(NameSuggestion.clause(for: unknown, in: Envelope.keys)); allowed: jsonrpc, id, method, params"))
             return
         }
         if let v = o["jsonrpc"], v != .string("2.0") {

@@ -117,7 +117,7 @@ public enum EventEncoder {
             w.write(upTo: fixed) { open(record, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("valid"); w.writeBool(validity.isValid)
-            w.key("errors"); w.writeStrings(validity.errors)
+            w.key("errors"); FieldEncoder.writeValidationErrors(validity.errors, to: &w)
             w.writeRaw("}}")
         case .submitted(let values, let withheld):
             w.write(upTo: fixed) { open(record, &$0) }

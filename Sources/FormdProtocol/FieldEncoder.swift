@@ -20,6 +20,7 @@ enum FieldEncoder {
         w.key("minLength"); w.writeOptionalInt(a.minLength)
         w.key("maxLength"); w.writeOptionalInt(a.maxLength)
         w.key("pattern"); w.writeOptionalString(a.pattern?.source)
+        w.key("patternHint"); w.writeOptionalString(a.patternHint)
         w.key("inputFilter"); w.writeOptionalString(a.inputFilter?.source)
         w.key("autoAdvance"); w.writeBool(a.autoAdvance)
         w.key("supportedEditActions"); w.writeStrings(a.supportedEditActions.map(\.rawValue))
@@ -39,7 +40,7 @@ enum FieldEncoder {
         w.key("isFirstResponder"); w.writeBool(f.isFirstResponder)
         w.key("demand"); w.writeOptionalString(f.demand?.rawValue)
         w.key("valid"); w.writeBool(f.validity.isValid)
-        w.key("errors"); w.writeStrings(f.validity.errors)
+        w.key("errors"); writeValidationErrors(f.validity.errors, to: &w)
         w.key("dirty"); w.writeBool(f.dirty)
         w.key("visited"); w.writeBool(f.visited)
         w.key("touched"); w.writeBool(f.touched)
@@ -78,6 +79,7 @@ enum FieldEncoder {
         if let v = o.minLength { key("minLength", &w); w.writeOptionalInt(v) }
         if let v = o.maxLength { key("maxLength", &w); w.writeOptionalInt(v) }
         if let v = o.pattern { key("pattern", &w); w.writeOptionalString(v?.source) }
+        if let v = o.patternHint { key("patternHint", &w); w.writeOptionalString(v) }
         if let v = o.inputFilter { key("inputFilter", &w); w.writeOptionalString(v?.source) }
         if let v = o.autoAdvance { key("autoAdvance", &w); w.writeBool(v) }
         if let v = o.supportedEditActions { key("supportedEditActions", &w); w.writeStrings(v.map(\.rawValue)) }
@@ -125,7 +127,19 @@ enum FieldEncoder {
         for (i, e) in errors.enumerated() {
             if i > 0 { w.writeRaw(",") }
             w.key("field", first: true); w.writeString(e.field)
-            w.key("errors"); w.writeStrings(e.errors)
+            w.key("errors"); writeValidationErrors(e.errors, to: &w)
+            w.closeObject()
+        }
+        w.writeRaw("]")
+    }
+
+    /// `[{"rule": …, "message": …}, …]`.
+    static func writeValidationErrors(_ errors: [ValidationError], to w: inout JSONWriter) {
+        w.writeRaw("[")
+        for (i, e) in errors.enumerated() {
+            if i > 0 { w.writeRaw(",") }
+            w.key("rule", first: true); w.writeString(e.rule.rawValue)
+            w.key("message"); w.writeString(e.message)
             w.closeObject()
         }
         w.writeRaw("]")

@@ -7,7 +7,7 @@ public enum FieldSpecDecoder {
     public static let optionKeys = [
         "label", "placeholder", "text", "secure", "revealed", "enabled", "returnAction", "deleteOnEmpty",
         "canBecomeFirstResponder", "canResignFirstResponder", "enablesReturnKeyAutomatically",
-        "clearsOnBeginEditing", "required", "minLength", "maxLength", "pattern", "inputFilter", "autoAdvance", "supportedEditActions", "hints",
+        "clearsOnBeginEditing", "required", "minLength", "maxLength", "pattern", "patternHint", "inputFilter", "autoAdvance", "supportedEditActions", "hints",
     ]
     static let specKeys = ["id", "configuration"] + optionKeys
 
@@ -55,6 +55,7 @@ public enum FieldSpecDecoder {
         o.minLength = try r.nullableCount("minLength")
         o.maxLength = try r.nullableCount("maxLength")
         o.pattern = try pattern("pattern", r)
+        o.patternHint = try r.nullableString("patternHint")
         o.inputFilter = try pattern("inputFilter", r)
         o.autoAdvance = try r.optionalBool("autoAdvance")
         if let names = try r.optionalStringArray("supportedEditActions") {

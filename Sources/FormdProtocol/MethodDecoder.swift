@@ -131,6 +131,6 @@ public enum MethodDecoder {
     }
 
     static func unknownMethod(_ method: String) -> ProtocolError {
-        ProtocolError(.methodNotFound, "unknown method \"\(method)\"; formd's methods are: \(methods.joined(separator: ", "))")
+        ProtocolError(.methodNotFound, "unknown method \"\(method)\"\(NameSuggestion.clause(for: method, in: methods)); formd's methods are: \(methods.joined(separator: ", "))")
     }
 }

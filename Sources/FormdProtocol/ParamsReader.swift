@@ -36,7 +36,7 @@ public struct ParamsReader: ParamsSource {
         }
         for member in object.members where !allowed.contains(member.key) {
             let hint = allowed.isEmpty ? "it takes none" : "allowed keys: \(allowed.joined(separator: ", "))"
-            throw .invalidParams("unknown key \"\(member.key)\" in \(path); \(hint)")
+            throw .invalidParams("unknown key \"\(member.key)\" in \(path)\(NameSuggestion.clause(for: member.key, in: allowed)); \(hint)")
         }
     }
 

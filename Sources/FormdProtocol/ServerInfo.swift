@@ -6,7 +6,7 @@ public enum ServerInfo {
     public static let name = "formd"
     public static let version = "0.1.0"
     /// The protocol this build speaks; bumped on incompatible changes.
-    public static let protocolVersion = "1.0"
+    public static let protocolVersion = "2.0"
     /// Every notification formd writes: the form events, then `error` and `shutdown`
     /// (which belong to no form and reach a client whatever it subscribed to).
     public static let events = [

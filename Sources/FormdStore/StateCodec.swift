@@ -100,6 +100,7 @@ public enum StateCodec {
         int("minLength", o.minLength)
         int("maxLength", o.maxLength)
         str("pattern", o.pattern.map { $0?.source })
+        str("patternHint", o.patternHint)
         str("inputFilter", o.inputFilter.map { $0?.source })
         bool("autoAdvance", o.autoAdvance)
         if let v = o.supportedEditActions { out.append("supportedEditActions", .array(v.map { .string($0.rawValue) })) }

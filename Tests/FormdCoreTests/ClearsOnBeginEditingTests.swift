@@ -32,7 +32,7 @@ final class ClearsOnBeginEditingTests: XCTestCase {
     }
 
     func testClearingReportsTheValidityChangeBeforeFocusChanged() {
-        let required = Validity(errors: ["is required"])
+        let required = Validity(errors: [ValidationError(.valueMissing, "Fill in this field.")])
         var h = FormHarness(fields: [field("a"), field("b", ["autoclears"]) { $0.required = true; $0.text = "x" }])
         h.focus("a")
         h.send(.pressReturn(field: nil), .returnPressed(.next),

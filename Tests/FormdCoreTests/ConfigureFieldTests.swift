@@ -23,7 +23,7 @@ final class ConfigureFieldTests: XCTestCase {
 
     func testNewConstraintsReportTheNewValidity() {
         var h = FormHarness(fields: [field("a") { $0.text = "abc" }])
-        let mismatch = Validity(errors: ["does not match the pattern [0-9]*"])
+        let mismatch = Validity(errors: [ValidationError(.patternMismatch, ValidationError.wrongForm)])
         h.send(.configureField("a", options: options { $0.pattern = pattern("[0-9]*") }, configuration: nil),
                events: [.changed("a") { $0.pattern = pattern("[0-9]*") }, .validityChanged(field: "a", validity: mismatch)],
                state: { $0["a"].attributes.pattern = pattern("[0-9]*"); $0["a"].validity = mismatch })
@@ -49,7 +49,7 @@ final class ConfigureFieldTests: XCTestCase {
 
     /// Decision: a smaller maxLength does not cut the person's text; the field is invalid.
     func testMaxLengthBelowThePersonsTextMakesTheFieldInvalid() {
-        let tooLong = Validity(errors: ["must be at most 2 characters"])
+        let tooLong = Validity(errors: [ValidationError(.tooLong, "Use at most 2 characters.")])
         var h = FormHarness(fields: plainFields("a"))
         h.send(.setText(field: "a", text: "abcd"), .edit(applied: true, reason: nil),
                events: [.textChanged(field: "a", text: "abcd", length: 4, edit: TextEdit(0, 0, "abcd"), selection: .caret(4))],
@@ -57,7 +57,7 @@ final class ConfigureFieldTests: XCTestCase {
         h.send(.configureField("a", options: options { $0.maxLength = 2 }, configuration: nil),
                events: [.changed("a") { $0.maxLength = 2 }, .validityChanged(field: "a", validity: tooLong)],
                state: { $0["a"].attributes.maxLength = 2; $0["a"].validity = tooLong })
-        h.send(.validate, .validation(valid: false, errors: [FieldErrors(field: "a", errors: ["must be at most 2 characters"])]), events: [])
+        h.send(.validate, .validation(valid: false, errors: [FieldErrors(field: "a", errors: [ValidationError(.tooLong, "Use at most 2 characters.")])]), events: [])
         h.send(.delete(field: "a"), .edit(applied: true, reason: nil),
                events: [.deletePressed(field: "a", textBefore: "abcd"),
                         .textChanged(field: "a", text: "abc", length: 3, edit: TextEdit(3, 4, ""), selection: .caret(3))],

@@ -64,7 +64,7 @@ final class DeleteTests: XCTestCase {
 
     func testDeleteThatBreaksAConstraintReportsTheNewValidity() {
         var h = FormHarness(fields: [field("pin") { $0.text = "1234"; $0.minLength = 4 }])
-        let short = Validity(errors: ["must be at least 4 characters"])
+        let short = Validity(errors: [ValidationError(.tooShort, "Use at least 4 characters.")])
         h.send(.delete(field: "pin"), Self.applied,
                events: [.deletePressed(field: "pin", textBefore: "1234"),
                         .textChanged(field: "pin", text: "123", length: 3, edit: TextEdit(3, 4, ""), selection: .caret(3)),

@@ -61,7 +61,7 @@ final class EventSequenceTests: XCTestCase {
         h.focus("go")
         h.send(.pressReturn(field: nil), .returnPressed(.submit),
                events: [.returnPressed(field: "go", action: .submit),
-                        .submitFailed(errors: [FieldErrors(field: "code", errors: ["must be at least 4 characters"])]),
+                        .submitFailed(errors: [FieldErrors(field: "code", errors: [ValidationError(.tooShort, "Use at least 4 characters.")])]),
                         .resigned("go"), .touched("go"),
                         .became("code"), .visited("code"), .textChanged(field: "code", text: "", length: 0, edit: TextEdit(0, 2, ""), selection: .caret(0)),
                         .validityChanged(field: "code", validity: .valid), .focusChanged(from: "go", to: "code")],

@@ -38,7 +38,7 @@ final class FieldProgressTests: XCTestCase {
     }
 
     func testResetReturnsEveryFieldToItsInitialStateInOneEvent() {
-        let required = Validity(errors: ["is required"])
+        let required = Validity(errors: [ValidationError(.valueMissing, "Fill in this field.")])
         var h = FormHarness(fields: [field("name") { $0.required = true }, field("city") { $0.text = "Oslo" },
                                      field("pw", ["password"]), field("later") { $0.enabled = false }])
         h.send(.setText(field: "name", text: "Ann"), .edit(applied: true, reason: nil),

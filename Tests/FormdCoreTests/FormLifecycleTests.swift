@@ -19,7 +19,7 @@ final class FormLifecycleTests: XCTestCase {
                             $0.label = "Email"; $0.required = true
                             $0.hints = ["keyboardType": #""emailAddress""#, "textContentType": #""emailAddress""#,
                                         "autocapitalization": #""none""#, "autocorrection": #""no""#]
-                        }, validity: Validity(errors: ["is required"])),
+                        }, validity: Validity(errors: [ValidationError(.valueMissing, "Fill in this field.")])),
                         .expect("pw", configuration: ["password"], attributes: h.passwordAttributes, text: "x", display: "•", length: 1, selection: .caret(1)),
                      ])
         XCTAssertEqual(Set(h.engine.forms.keys), ["default", "login"])

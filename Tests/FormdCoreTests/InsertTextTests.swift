@@ -90,7 +90,7 @@ final class InsertTextTests: XCTestCase {
     }
 
     func testTypingReportsValidityChanges() {
-        let mismatch = Validity(errors: ["does not match the pattern [0-9]+"])
+        let mismatch = Validity(errors: [ValidationError(.patternMismatch, ValidationError.wrongForm)])
         var h = FormHarness(fields: [field("a") { $0.required = true; $0.pattern = pattern("[0-9]+") }])
         h.send(.insertText(field: "a", text: "1"), Self.applied,
                events: [.textChanged(field: "a", text: "1", length: 1, edit: TextEdit(0, 0, "1"), selection: .caret(1)),

@@ -77,7 +77,7 @@ final class PresetTests: XCTestCase {
                         // The custom email has no hints: it replaced the built-in, it did not merge with it.
                         .expect("pin", configuration: ["digits", "email"], attributes: attributes {
                             $0.pattern = pattern("[0-9]*"); $0.maxLength = 6; $0.required = true; $0.hints = ["keyboardType": #""numberPad""#]
-                        }, validity: Validity(errors: ["is required"])),
+                        }, validity: Validity(errors: [ValidationError(.valueMissing, "Fill in this field.")])),
                      ])
     }
 

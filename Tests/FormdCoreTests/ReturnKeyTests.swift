@@ -133,13 +133,13 @@ final class ReturnKeyTests: XCTestCase {
                                      field("go", [], returnKey(.submit))])
         h.send(.setText(field: "code", text: "12"), .edit(applied: true, reason: nil),
                events: [.textChanged(field: "code", text: "12", length: 2, edit: TextEdit(0, 0, "12"), selection: .caret(2)),
-                        .validityChanged(field: "code", validity: Validity(errors: ["must be at least 4 characters"]))],
-               state: { $0["code"].holds("12", length: 2, selection: .caret(2)); $0["code"].validity = Validity(errors: ["must be at least 4 characters"]) })
+                        .validityChanged(field: "code", validity: Validity(errors: [ValidationError(.tooShort, "Use at least 4 characters.")]))],
+               state: { $0["code"].holds("12", length: 2, selection: .caret(2)); $0["code"].validity = Validity(errors: [ValidationError(.tooShort, "Use at least 4 characters.")]) })
         h.focus("go")
         h.send(.pressReturn(field: nil), .returnPressed(.submit),
                events: [.returnPressed(field: "go", action: .submit),
-                        .submitFailed(errors: [FieldErrors(field: "code", errors: ["must be at least 4 characters"]),
-                                               FieldErrors(field: "name", errors: ["is required"])]),
+                        .submitFailed(errors: [FieldErrors(field: "code", errors: [ValidationError(.tooShort, "Use at least 4 characters.")]),
+                                               FieldErrors(field: "name", errors: [ValidationError(.valueMissing, "Fill in this field.")])]),
                         .resigned("go"), .touched("go"), .became("code"), .visited("code"), .focusChanged(from: "go", to: "code")],
                state: { $0.focus("code"); $0["go"].touched = true; $0["code"].visited = true })
     }

@@ -77,7 +77,7 @@ final class SetTextTests: XCTestCase {
     }
 
     func testRequiredOnlyMakesTheFieldInvalid() {
-        let required = Validity(errors: ["is required"])
+        let required = Validity(errors: [ValidationError(.valueMissing, "Fill in this field.")])
         var h = FormHarness(fields: [field("a") { $0.required = true }])
         XCTAssertEqual(h.expected["default"]?["a"].validity, required)
         h.send(.setText(field: "a", text: "x"), Self.applied,
@@ -91,7 +91,7 @@ final class SetTextTests: XCTestCase {
     }
 
     func testMinLengthOnlyMakesTheFieldInvalidAndValidityIsReportedOnlyOnChange() {
-        let tooShort = Validity(errors: ["must be at least 3 characters"])
+        let tooShort = Validity(errors: [ValidationError(.tooShort, "Use at least 3 characters.")])
         var h = FormHarness(fields: [field("a") { $0.minLength = 3 }])
         h.send(.setText(field: "a", text: "a"), Self.applied,
                events: [.textChanged(field: "a", text: "a", length: 1, edit: TextEdit(0, 0, "a"), selection: .caret(1)),
@@ -107,7 +107,7 @@ final class SetTextTests: XCTestCase {
     }
 
     func testSeveralBrokenConstraintsAreListedInAFixedOrder() {
-        let both = Validity(errors: ["must be at least 2 characters", "does not match the pattern x"])
+        let both = Validity(errors: [ValidationError(.tooShort, "Use at least 2 characters."), ValidationError(.patternMismatch, ValidationError.wrongForm)])
         var h = FormHarness(fields: [field("a") { $0.minLength = 2; $0.pattern = pattern("x") }])
         h.send(.setText(field: "a", text: "y"), Self.applied,
                events: [.textChanged(field: "a", text: "y", length: 1, edit: TextEdit(0, 0, "y"), selection: .caret(1)),
@@ -116,14 +116,14 @@ final class SetTextTests: XCTestCase {
     }
 
     func testMessagesSaySingularForALimitOfOne() {
-        XCTAssertEqual(Validity(text: "", length: 0, attributes: attributes { $0.required = true }).errors, ["is required"])
-        XCTAssertEqual(Validity(text: "a", length: 1, attributes: attributes { $0.minLength = 3 }).errors, ["must be at least 3 characters"])
-        XCTAssertEqual(Validity(text: "ab", length: 2, attributes: attributes { $0.maxLength = 1 }).errors, ["must be at most 1 character"])
-        XCTAssertEqual(Validity(text: "ab", length: 2, attributes: attributes { $0.maxLength = 0 }).errors, ["must be at most 0 characters"])
+        XCTAssertEqual(Validity(text: "", length: 0, attributes: attributes { $0.required = true }).errors, [ValidationError(.valueMissing, "Fill in this field.")])
+        XCTAssertEqual(Validity(text: "a", length: 1, attributes: attributes { $0.minLength = 3 }).errors, [ValidationError(.tooShort, "Use at least 3 characters.")])
+        XCTAssertEqual(Validity(text: "ab", length: 2, attributes: attributes { $0.maxLength = 1 }).errors, [ValidationError(.tooLong, "Use at most 1 character.")])
+        XCTAssertEqual(Validity(text: "ab", length: 2, attributes: attributes { $0.maxLength = 0 }).errors, [ValidationError(.tooLong, "Use at most 0 characters.")])
     }
 
     func testPatternMustMatchTheWholeText() {
-        let mismatch = Validity(errors: ["does not match the pattern [0-9]+"])
+        let mismatch = Validity(errors: [ValidationError(.patternMismatch, ValidationError.wrongForm)])
         var h = FormHarness(fields: [field("a") { $0.pattern = pattern("[0-9]+") }])
         h.send(.setText(field: "a", text: "12a"), Self.applied,
                events: [.textChanged(field: "a", text: "12a", length: 3, edit: TextEdit(0, 0, "12a"), selection: .caret(3)),

@@ -28,13 +28,13 @@ final class SubmitTests: XCTestCase {
                events: [.submitted(values: values, withheld: [])])
         // Enabled again, it counts.
         h.send(.setEnabled(field: "off", true), events: [.changed("off") { $0.enabled = true }], state: { $0["off"].attributes.enabled = true })
-        h.send(.validate, .validation(valid: false, errors: [FieldErrors(field: "off", errors: ["is required"])]), events: [])
+        h.send(.validate, .validation(valid: false, errors: [FieldErrors(field: "off", errors: [ValidationError(.valueMissing, "Fill in this field.")])]), events: [])
     }
 
     func testInvalidSubmitListsErrorsInOrderAndFocusesTheFirstInvalidFieldThatCanTakeIt() {
-        let errors = [FieldErrors(field: "label", errors: ["is required"]),
-                      FieldErrors(field: "code", errors: ["must be at least 3 characters", "does not match the pattern [0-9]+"]),
-                      FieldErrors(field: "name", errors: ["is required"])]
+        let errors = [FieldErrors(field: "label", errors: [ValidationError(.valueMissing, "Fill in this field.")]),
+                      FieldErrors(field: "code", errors: [ValidationError(.tooShort, "Use at least 3 characters."), ValidationError(.patternMismatch, ValidationError.wrongForm)]),
+                      FieldErrors(field: "name", errors: [ValidationError(.valueMissing, "Fill in this field.")])]
         var h = FormHarness(fields: [field("ok"), field("label") { $0.required = true; $0.canBecomeFirstResponder = false },
                                      field("code") { $0.text = "x"; $0.minLength = 3; $0.pattern = pattern("[0-9]+") },
                                      field("name") { $0.required = true }])
@@ -58,7 +58,7 @@ final class SubmitTests: XCTestCase {
     func testInvalidSubmitCannotTakeFocusFromAStubbornResponder() {
         var h = FormHarness(fields: [field("a") { $0.canResignFirstResponder = false }, field("b") { $0.required = true }])
         h.focus("a")
-        let errors = [FieldErrors(field: "b", errors: ["is required"])]
+        let errors = [FieldErrors(field: "b", errors: [ValidationError(.valueMissing, "Fill in this field.")])]
         h.send(.submit(includeSecrets: false),
                .submission(valid: false, values: [FieldValue(field: "a", text: ""), FieldValue(field: "b", text: "")], withheld: [], errors: errors),
                events: [.submitFailed(errors: errors)])
@@ -66,7 +66,7 @@ final class SubmitTests: XCTestCase {
 
     func testInvalidSecureFieldIsWithheldAndItsErrorsDoNotQuoteIt() {
         var h = FormHarness(fields: [field("pw", ["password"]) { $0.text = "abc"; $0.minLength = 8 }])
-        let errors = [FieldErrors(field: "pw", errors: ["must be at least 8 characters"])]
+        let errors = [FieldErrors(field: "pw", errors: [ValidationError(.tooShort, "Use at least 8 characters.")])]
         h.send(.submit(includeSecrets: false), .submission(valid: false, values: [], withheld: ["pw"], errors: errors),
                events: [.submitFailed(errors: errors), .became("pw"), .visited("pw"), .focusChanged(from: nil, to: "pw")],
                state: { $0.focus("pw"); $0["pw"].visited = true })

@@ -181,7 +181,7 @@ final class UndoRedoTests: XCTestCase {
     }
 
     func testUndoAndRedoReportValidity() {
-        let required = Validity(errors: ["is required"])
+        let required = Validity(errors: [ValidationError(.valueMissing, "Fill in this field.")])
         var h = FormHarness(fields: [field("a") { $0.required = true }])
         h.focus("a")
         h.send(.insertText(field: nil, text: "x"), Self.applied,

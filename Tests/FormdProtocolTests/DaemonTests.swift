@@ -160,7 +160,7 @@ final class DaemonTests: XCTestCase {
         XCTAssertTrue(out.allSatisfy { $0.contains("-32602") }, "\(out)")
         XCTAssertTrue(out[0].contains(#"unknown event \"typed\""#), out[0])
         XCTAssertTrue(out[1].contains(#"\"forms\" in subscribe params must be an array"#), out[1])
-        XCTAssertTrue(out[2].contains(#"unknown key \"field\" in unsubscribe params; allowed keys: form, forms, fields, events"#), out[2])
+        XCTAssertTrue(out[2].contains(#"unknown key \"field\" in unsubscribe params (did you mean \"fields\"?); allowed keys: form, forms, fields, events"#), out[2])
         // Rules are bounded; repeating one does not count twice.
         for _ in 0..<300 { send(0, #"{"id":5,"method":"subscribe","params":{"forms":["f"]}}"#) }
         XCTAssertTrue(take(0).allSatisfy { $0 == #"{"jsonrpc":"2.0","id":5,"result":{}}"# })

@@ -221,6 +221,7 @@ final class StateStoreTests: XCTestCase {
         o.returnAction = .submit; o.deleteOnEmpty = .focusPrevious; o.canBecomeFirstResponder = false
         o.canResignFirstResponder = true; o.enablesReturnKeyAutomatically = true; o.clearsOnBeginEditing = true
         o.required = true; o.minLength = .some(nil); o.maxLength = 9; o.pattern = .some(try FieldPattern("[a-z]+"))
+        o.patternHint = "Lower-case letters."
         o.inputFilter = .some(nil); o.autoAdvance = true; o.supportedEditActions = [.paste, .delete]
         o.hints = ["k": #"{"nested":[1,"two"]}"#]
         let encoded = StateCodec.encode(o)
