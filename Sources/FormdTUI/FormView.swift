@@ -25,12 +25,18 @@ struct FieldView {
     /// Where the caret is drawn.
     var caret: Int { backward ? selectionStart : selectionEnd }
     var valid = true
+    /// The `message` of each validation error.
     var errors: [String] = []
     var touched = false
 
     var masked: Bool { secure && !revealed }
 
     init(id: String) { self.id = id }
+
+    /// The messages of validation errors `[{"rule", "message"}, …]`.
+    static func messages(_ errors: [JSONValue]) -> [String] {
+        errors.compactMap { $0.objectValue?["message"]?.stringValue }
+    }
 
     /// Reads a field state object (`formDefined`, `formReset`, `fieldAdded`).
     init?(state o: JSONObject) {
@@ -56,7 +62,7 @@ struct FieldView {
             case "length": length = v.numberValue?.intValue ?? length
             case "selection": applySelection(v)
             case "valid": valid = v.boolValue ?? valid
-            case "errors": errors = v.arrayValue?.compactMap(\.stringValue) ?? errors
+            case "errors": errors = v.arrayValue.map(FieldView.messages) ?? errors
             case "touched": touched = v.boolValue ?? touched
             default: break
             }
@@ -128,7 +134,7 @@ struct FormView {
         case "validityChanged":
             update { f in
                 f.valid = p["valid"]?.boolValue ?? f.valid
-                f.errors = p["errors"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                f.errors = p["errors"]?.arrayValue.map(FieldView.messages) ?? []
             }
             if let id, p["valid"]?.boolValue == true { failedSubmitFields.remove(id) }
         case "focusChanged":

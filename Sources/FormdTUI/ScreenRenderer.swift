@@ -7,7 +7,7 @@
 ///
 ///     Email                         label (bold when focused; dimmed + "(disabled)")
 ///   › ada@example.com               the text; `›` marks the first responder
-///     ✗ does not match the pattern  one line per error, when shown
+///     ✗ Use at least 8 characters.  one line per error (its message), when shown
 ///                                   a blank line
 ///
 /// Columns are counted with `DisplayWidth`, so wide characters take two cells and

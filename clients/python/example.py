@@ -27,11 +27,12 @@ def show(event: Event) -> None:
     elif event.name == "textChanged":
         print(f"  {p['field']}: {p['display']!r} ({p['length']} characters)")
     elif event.name == "validityChanged":
-        print(f"  {p['field']}: {'valid' if p['valid'] else 'invalid: ' + ', '.join(p['errors'])}")
+        print(f"  {p['field']}: {'valid' if p['valid'] else 'invalid: ' + ' '.join(e['message'] for e in p['errors'])}")
     elif event.name == "submitted":
         print(f"  submitted {p['values']} (withheld: {', '.join(p['withheld']) or 'none'})")
     elif event.name == "submitFailed":
-        print(f"  submit failed: {p['errors']}")
+        for f in p["errors"]:
+            print(f"  submit failed: {f['field']}: {' '.join(e['message'] for e in f['errors'])}")
     elif event.name == "error":
         print(f"  error {p['code']}: {p['message']}")
 

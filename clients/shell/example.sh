@@ -13,7 +13,7 @@ show_events() {
     formd_drain_events | jq -r '.params as $p | .method as $m
         | if $m == "focusChanged" then "  focus: \($p.from) -> \($p.to)"
           elif $m == "textChanged" then "  \($p.field): \($p.display | @json) (\($p.length) characters)"
-          elif $m == "submitFailed" then "  submit failed: \($p.errors | map(.field + " " + (.errors | join(", "))) | join("; "))"
+          elif $m == "submitFailed" then "  submit failed: \($p.errors | map(.field + " " + (.errors | map(.message) | join(" "))) | join("; "))"
           elif $m == "submitted" then "  submitted: \($p.values | tojson) (withheld: \($p.withheld | join(", ")))"
           elif $m == "error" then "  error \($p.code): \($p.message)"
           else empty end'

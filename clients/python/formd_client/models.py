@@ -72,6 +72,7 @@ class FieldSpec(TypedDict, total=False):
     minLength: int | None
     maxLength: int | None
     pattern: str | None
+    patternHint: str | None
     inputFilter: str | None
     autoAdvance: bool
     supportedEditActions: list[EditAction]
@@ -101,6 +102,7 @@ class FieldState(TypedDict):
     minLength: int | None
     maxLength: int | None
     pattern: str | None
+    patternHint: str | None
     inputFilter: str | None
     autoAdvance: bool
     supportedEditActions: list[EditAction]
@@ -113,7 +115,7 @@ class FieldState(TypedDict):
     isFirstResponder: bool
     demand: DemandKind | None
     valid: bool
-    errors: list[str]
+    errors: list[ValidationError]
     dirty: bool
     visited: bool
     touched: bool
@@ -151,9 +153,16 @@ class FocusResult(TypedDict):
     moved: bool
 
 
+class ValidationError(TypedDict):
+    """A broken constraint: ``rule`` as HTML's ValidityState names it, ``message`` to show."""
+
+    rule: Literal["valueMissing", "tooShort", "tooLong", "patternMismatch"]
+    message: str
+
+
 class FieldErrors(TypedDict):
     field: str
-    errors: list[str]
+    errors: list[ValidationError]
 
 
 class ValidationResult(TypedDict):

@@ -167,7 +167,7 @@ class LoginChainTest(FormdTestCase):
         self.assertEqual(formd.press_return(), {"action": "submit"})
         events = formd.drain_events()
         self.assertEqual(names(events), ["returnPressed", "submitFailed"])
-        self.assertEqual(events[1]["errors"], [{"field": "password", "errors": ["must be at least 8 characters"]}])
+        self.assertEqual(events[1]["errors"], [{"field": "password", "errors": [{"rule": "tooShort", "message": "Use at least 8 characters."}]}])
         self.assertEqual(formd.first_responder(), "password")
         self.assertEqual(formd.validate(), {"valid": False, "errors": events[1]["errors"]})
 

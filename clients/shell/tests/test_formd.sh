@@ -131,7 +131,7 @@ test_failed_submit_moves_focus_to_invalid_field() {
     local events
     events=$(events_json)
     assert_jq "$events" '[.[].method]' '["returnPressed","submitFailed"]'
-    assert_jq "$events" '.[1].params.errors' '[{"field":"password","errors":["must be at least 8 characters"]}]'
+    assert_jq "$events" '.[1].params.errors' '[{"field":"password","errors":[{"rule":"tooShort","message":"Use at least 8 characters."}]}]'
     assert_jq "$(formd_get_state)" '.firstResponder' '"password"'
 }
 
