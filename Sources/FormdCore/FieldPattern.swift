@@ -23,6 +23,9 @@ public struct FieldPattern: Equatable, Sendable {
     /// Instructions of the compiled pattern, which `--max-pattern-size` bounds.
     public var size: Int { compiled.size }
 
+    /// `size` in words: the largest measured size stands for any larger one.
+    var sizeDescription: String { size >= Pattern.sizeCeiling ? "\(size) or more" : "\(size)" }
+
     /// True when the whole of `text` matches (not just a part of it).
     public func matchesWhole(_ text: String) -> Bool { compiled.matchesWhole(text) }
 

@@ -28,7 +28,7 @@ extension EngineLimits {
     func checkPatterns(_ attributes: FieldAttributes, field: String) throws(FormError) {
         for (key, pattern) in [("pattern", attributes.pattern), ("inputFilter", attributes.inputFilter)] {
             if let pattern, pattern.size > maxPatternSize {
-                throw .limitExceeded(limit: "maxPatternSize", message: "limit maxPatternSize exceeded: the \(key) of field \(quoted(field)) compiles to \(pattern.size) instructions, at most \(maxPatternSize) (raise it with --max-pattern-size)")
+                throw .limitExceeded(limit: "maxPatternSize", message: "limit maxPatternSize exceeded: the \(key) of field \(quoted(field)) compiles to \(pattern.sizeDescription) instructions, at most \(maxPatternSize) (raise it with --max-pattern-size)")
             }
         }
     }

@@ -9,8 +9,11 @@ import Synchronization
 /// before it costs more than its parse.
 public final class Pattern: Sendable {
     public let source: String
-    /// Instructions of the compiled program: what a limit on compiled size bounds.
+    /// Instructions of the compiled program: what a limit on compiled size bounds. Measured
+    /// without building it, and at most `Pattern.sizeCeiling`.
     public let size: Int
+    /// The largest `size` reported: a pattern measured at it may be larger still.
+    public static let sizeCeiling = PatternNode.sizeCeiling
     private let root: PatternNode
     private let matcher: Mutex<Matcher>
 

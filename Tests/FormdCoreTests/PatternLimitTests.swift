@@ -36,6 +36,6 @@ final class PatternLimitTests: XCTestCase {
         var h = FormHarness(fields: [field("a")], limits: limits)
         let huge = pattern("((((a{1000}){1000}){1000}){1000})")
         h.sendFailing(.configureField("a", options: options(pattern: huge), configuration: nil),
-                      throws: tooBig("pattern", "a", size: huge.size))
+                      throws: .limitExceeded(limit: "maxPatternSize", message: "limit maxPatternSize exceeded: the pattern of field \"a\" compiles to 2147483647 or more instructions, at most 20 (raise it with --max-pattern-size)"))
     }
 }

@@ -244,7 +244,7 @@
     ;; Shown by message, whether formd sends strings or {rule, message} objects.
     (should (cl-some (lambda (ov)
                        (and (overlay-get ov 'formd-errors)
-                            (string-search "must be at least 8 characters"
+                            (string-search "Use at least 8 characters."
                                            (overlay-get ov 'after-string))))
                      (overlays-in (point-min) (point-max))))
     ;; One more character makes it valid; C-c C-c submits.

@@ -317,8 +317,8 @@ test('a short password does not submit: errors shown, focus to the first invalid
   truthy(not s.closed, 'the form stays open')
   eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'marked and cursor line (first invalid field)')
   eq('Password: ' .. bullets(3), lines(s)[2], 'password line')
-  truthy(virt_texts(s, 2):find('must be at least 8 characters', 1, true), 'error shown: ' .. virt_texts(s, 2))
-  truthy(messages():find('cannot submit: Password must be at least 8 characters', 1, true), 'message')
+  truthy(virt_texts(s, 2):find('Use at least 8 characters.', 1, true), 'error shown: ' .. virt_texts(s, 2))
+  truthy(messages():find('cannot submit: Password Use at least 8 characters.', 1, true), 'message')
   s:close()
 end)
 
