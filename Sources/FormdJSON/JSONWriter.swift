@@ -66,6 +66,17 @@ public struct JSONWriter: Sendable {
     /// Drops the first `count` bytes (already sent), keeping the rest.
     public mutating func removeFirst(_ count: Int) { buffer.removeFirst(count) }
 
+    /// Opens `count` bytes at `offset`, moving what follows, for `body` to fill: a header
+    /// put before a message once its length is known.
+    @inlinable
+    public mutating func insert(count n: Int, at offset: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        buffer.reserve(n)
+        let at = buffer.storage.base + offset
+        UnsafeMutableRawPointer(at + n).copyMemory(from: at, byteCount: buffer.count &- offset)
+        body(at)
+        buffer.count &+= n
+    }
+
     /// Writes any value, compact. Recursion depth equals the value's nesting depth, which
     /// for parsed values is bounded by the parser's `maxDepth`.
     public mutating func write(_ value: JSONValue) {

@@ -33,6 +33,31 @@ public enum ContentLengthHeader {
         return undecided && !final ? nil : .ndjson
     }
 
+    /// The body length and block end of a header block written the usual way, exactly
+    /// `Content-Length: N\r\n\r\n`, at the start of `bytes`; nil for any other (or an
+    /// unfinished) one, which `blockEnd` and `bodyLength` then read.
+    @inline(__always)
+    static func plainBlock(_ bytes: UnsafeRawBufferPointer) -> (length: Int, end: Int)? {
+        guard bytes.count >= 21,
+              bytes.loadUnaligned(as: UInt64.self) == plainName.0,
+              bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == plainName.1 else { return nil }
+        var i = 16, length = 0
+        while i < bytes.count && i < 34 {
+            let digit = bytes[i] &- 0x30
+            if digit > 9 { break }
+            length = length &* 10 &+ Int(digit)
+            i += 1
+        }
+        guard i > 16, i < 34, bytes.count - i >= 4,
+              bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self) == plainEnd else { return nil }
+        return (length, i + 4)
+    }
+
+    /// `Content-Length: ` as two little-endian words (`Content-`, `Length: `), and
+    /// `\r\n\r\n` as one.
+    private static var plainName: (UInt64, UInt64) { (0x2D74_6E65_746E_6F43, 0x203A_6874_676E_654C) }
+    private static var plainEnd: UInt32 { 0x0A0D_0A0D }
+
     /// Where the header block at the start of `bytes` ends (past its `\r\n\r\n`), or nil
     /// when it is not complete yet.
     static func blockEnd(in bytes: UnsafeRawBufferPointer) -> Int? {
@@ -78,27 +103,40 @@ public enum ContentLengthHeader {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// Rewrites `lines` (whole output messages, each ended by `\n`) into `w` as base
-    /// protocol messages: each body preceded by its `Content-Length` header, no newline.
-    public static func frame(_ lines: UnsafeRawBufferPointer, into w: inout JSONWriter) {
-        guard let base = lines.baseAddress else { return }
-        var start = 0
-        while start < lines.count {
-            let rest = lines.count - start
-            let end = memchr(base + start, 0x0A, rest).map { UnsafeRawPointer($0) - base } ?? lines.count
-            w.writeInt(end - start, after: "Content-Length: ")
-            w.writeRaw("\r\n\r\n")
-            w.writeRaw(UnsafeRawBufferPointer(rebasing: lines[start..<end]))
-            start = end + 1
+    /// Puts the header of the message written to `w` since `start` before it.
+    static func insert(before start: Int, in w: inout JSONWriter) {
+        let length = UInt(w.count - start)
+        var digits = 1, rest = length
+        while rest >= 10 {
+            digits &+= 1
+            rest /= 10
+        }
+        w.insert(count: 20 &+ digits, at: start) { header in
+            writeHeader(length, digits: digits, at: UnsafeMutableRawPointer(header))
         }
     }
 
-    /// The end of the framed message that starts at `start` in `bytes` (as `frame` wrote it).
+    /// Writes `Content-Length: `, `length` in `digits` decimal digits, and `\r\n\r\n`.
+    @inline(__always)
+    private static func writeHeader(_ length: UInt, digits: Int, at header: UnsafeMutableRawPointer) {
+        header.storeBytes(of: plainName.0, as: UInt64.self)
+        header.storeBytes(of: plainName.1, toByteOffset: 8, as: UInt64.self)
+        var value = length, at = 16 &+ digits
+        repeat {
+            let next = value / 10
+            at &-= 1
+            header.storeBytes(of: UInt8(truncatingIfNeeded: value &- next &* 10) &+ 0x30, toByteOffset: at, as: UInt8.self)
+            value = next
+        } while value > 0
+        header.storeBytes(of: plainEnd, toByteOffset: 16 &+ digits, as: UInt32.self)
+    }
+
+    /// The end of the framed message that starts at `start` in `bytes` (as `insert` wrote it).
     static func messageEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         let header = UnsafeRawBufferPointer(rebasing: bytes[start...])
         let end = blockEnd(in: header)!
         guard case .success(let length) = bodyLength(of: UnsafeRawBufferPointer(rebasing: header[..<end])) else {
-            preconditionFailure("framed output has a header `frame` wrote")
+            preconditionFailure("framed output has a header `insert` wrote")
         }
         return start + end + length
     }

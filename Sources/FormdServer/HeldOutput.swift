@@ -13,6 +13,7 @@ struct HeldOutput: Sendable {
         let offset: Int
         let end: Int
         let textSync: TextSync
+        let framing: Framing
     }
 
     var bytes: JSONWriter
@@ -33,8 +34,9 @@ struct HeldOutput: Sendable {
             bytes.withUnsafeBytes { out.writer.writeRaw(UnsafeRawBufferPointer(rebasing: $0[from..<mark.offset])) }
             from = mark.offset
             records.forEachInPlace(next..<mark.end) { record in
+                let start = out.writer.count
                 EventEncoder.write(record, textSync: mark.textSync, to: &out.writer)
-                out.writer.writeRaw("\n")
+                out.writer.endMessage(from: start, mark.framing)
             }
             next = mark.end
             if out.pendingBytes >= threshold { out.flush() }

@@ -142,6 +142,11 @@ public struct LineReader {
                 continue
             }
             guard start < end else { return }
+            if let (length, blockEnd) = ContentLengthHeader.plainBlock(unread), length <= maxLineBytes {
+                start += blockEnd
+                bodyLength = length
+                continue
+            }
             guard let blockEnd = ContentLengthHeader.blockEnd(in: unread) else {
                 if end - start < ContentLengthHeader.maxBlockBytes { return }
                 loseHeader("the header block is longer than \(ContentLengthHeader.maxBlockBytes) bytes", body)

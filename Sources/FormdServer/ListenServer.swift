@@ -44,8 +44,6 @@ public final class ListenServer {
     private var acceptPausedUntil = 0.0
     /// The `--state` observer could not commit: nothing more is written.
     public private(set) var halted = false
-    /// Where a `Content-Length` connection's new output is framed before it is appended back.
-    private var framingScratch = JSONWriter(reservingCapacity: 0)
 
     public init(daemon: Daemon, listener: UnixSocket.Listener, options: ListenOptions = ListenOptions(), wakeFD: Int32 = -1) {
         self.daemon = daemon
@@ -247,7 +245,6 @@ public final class ListenServer {
     private func write(_ c: Connection, now t: Double) {
         var broken = false
         var progressed = false
-        c.frameNewOutput(using: &framingScratch)
         c.out.withUnsafeBytes { raw in
             while c.sent < raw.count {
                 let n = send(c.fd, raw.baseAddress! + c.sent, raw.count - c.sent, Int32(MSG_NOSIGNAL))
@@ -284,11 +281,11 @@ public final class ListenServer {
             keep = min(keep + 1, c.out.count)
         }
         c.out.truncate(to: keep)
-        c.framed = min(c.framed, keep)
         let limit = options.maxClientBuffer
         let error = ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: more than \(limit) bytes of output waited for this client, so it is disconnected; reconnect and resync with getState (raise the limit with --max-client-buffer)")
+        let start = c.out.count
         MessageWriter.writeErrorNotification(error, to: &c.out)
-        c.out.writeRaw("\n")
+        c.out.endMessage(from: start, c.client.framing)
         c.phase = .overflowed
         c.stalled = false
         c.lastProgress = t
@@ -304,8 +301,9 @@ public final class ListenServer {
         let t = now()
         for c in connections where !c.closed && c.phase == .open {
             if c !== asker {
+                let start = c.out.count
                 MessageWriter.writeShutdownNotification(reason, to: &c.out)
-                c.out.writeRaw("\n")
+                c.out.endMessage(from: start, c.client.framing)
             }
             c.finish(now: t)
         }
@@ -358,8 +356,6 @@ final class Connection {
     var sent = 0
     /// The bytes written so far end inside a line (its rest is at `out[sent...]`).
     var midLine = false
-    /// `contentLength`: bytes of `out` already framed (the rest are lines still to frame).
-    var framed = 0
     /// `contentLength`: where a framed message starts, at or before `sent`.
     var messageStart = 0
     var client = ClientState()
@@ -401,26 +397,13 @@ final class Connection {
                 out.removeAll()
             }
             sent = 0
-            framed = 0
             messageStart = 0
         } else if sent >= 1 << 16 && sent * 2 >= out.count {
             let forgotten = client.framing == .contentLength ? startOfMessageBeingSent() : sent
             out.removeFirst(forgotten)
             sent -= forgotten
-            framed -= forgotten
             messageStart = 0
         }
-    }
-
-    /// `contentLength`: gives the lines appended since the last call their headers.
-    func frameNewOutput(using scratch: inout JSONWriter) {
-        guard client.framing == .contentLength, framed < out.count else { return }
-        scratch.removeAll()
-        let from = framed
-        out.withUnsafeBytes { ContentLengthHeader.frame(UnsafeRawBufferPointer(rebasing: $0[from...]), into: &scratch) }
-        out.truncate(to: from)
-        out.writeRaw(scratch)
-        framed = out.count
     }
 
     /// `contentLength`: where the message that `sent` falls in starts (`sent` itself at a

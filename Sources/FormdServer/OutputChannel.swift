@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import FormdJSON
-import FormdProtocol
 
 /// Collects output in one buffer and writes it with as few `write(2)` calls as possible.
 ///
@@ -13,16 +12,8 @@ public struct OutputChannel {
     public let fd: Int32
     /// Set when the reader went away (EPIPE) or writing failed: nothing more can be said.
     public private(set) var isClosed = false
-    /// `contentLength`: `writer` holds whole messages as lines, each given its header as
-    /// it is written (`ContentLengthHeader.frame`).
-    public var framing = Framing.ndjson
-    /// The framed output, for `contentLength`.
-    private var framed = JSONWriter(reservingCapacity: 0)
 
-    public init(fd: Int32, framing: Framing = .ndjson) {
-        self.fd = fd
-        self.framing = framing
-    }
+    public init(fd: Int32) { self.fd = fd }
 
     public var pendingBytes: Int { writer.count }
 
@@ -38,11 +29,6 @@ public struct OutputChannel {
     public mutating func flush() {
         defer { writer.removeAll() }
         if isClosed { return }
-        if framing == .contentLength {
-            writer.withUnsafeBytes { ContentLengthHeader.frame($0, into: &framed) }
-            swap(&writer, &framed)
-            framed.removeAll()
-        }
         writer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Synchronization
-import FormdProtocol
 
 /// The stdio input's line reader, in a box that the serving thread lends to a `ReadAhead`
 /// thread for the length of a burst. Only one thread uses it at a time: starting and
@@ -72,10 +71,10 @@ final class ReadAhead: @unchecked Sendable {
 
     /// Starts reading `input`, which belongs to this thread until `finish`. `output` is
     /// only watched for a hang-up. Nil if no thread could be started.
-    init?(input: InputLines, output: Int32, framing: Framing, limits: SessionLimits, flushThreshold: Int, queueCapacity: Int = 4) {
+    init?(input: InputLines, output: Int32, limits: SessionLimits, flushThreshold: Int, queueCapacity: Int = 4) {
         self.input = input
         self.output = output
-        out = OutputChannel(fd: output, framing: framing)
+        out = OutputChannel(fd: output)
         self.flushThreshold = flushThreshold
         self.limits = limits
         blocks = Handoff(capacity: queueCapacity)

@@ -173,13 +173,13 @@ public struct Daemon: Sendable {
         case .tooLong(let id):
             refuseLongLine(id: id, client: client, into: &w)
         case .unreadable(let id, let error):
-            writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
+            writeMessage(&w, client.framing) { MessageWriter.writeError(id: id, error, to: &$0) }
         case .unreadableHeader(let reason):
             client.unreadableHeader = reason
             let error = ProtocolError(.parseError, "unreadable header: \(reason); a Content-Length stream cannot be resynchronised, so the connection is closed")
-            writeLine(&w) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: nil, to: &$0) }
+            writeMessage(&w, client.framing) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: nil, to: &$0) }
         case .request(let envelope):
-            if handle(envelope, client: &client, into: &w, peers: &peers) != nil { w.writeRaw("\n") }
+            if let start = handle(envelope, client: &client, into: &w, peers: &peers) { w.endMessage(from: start, client.framing) }
         case .batch(let batch):
             // Events go out at once; each response is moved from the end of the output into
             // `response`, which becomes the batch's array.
@@ -191,16 +191,18 @@ public struct Daemon: Sendable {
                 w.truncate(to: start)
             }
             if response.isEmpty { return }
+            let start = w.count
             w.writeRaw("[")
             w.writeRaw(response)
-            w.writeRaw("]\n")
+            w.writeRaw("]")
+            w.endMessage(from: start, client.framing)
         }
     }
 
     /// The answer for a line longer than `maxLineBytes`, with the `id` its start showed.
     private func refuseLongLine(id: RequestID, client: ClientState, into w: inout JSONWriter) {
         let error = ProtocolError(.limitExceeded, "limit maxLineBytes exceeded: line \(client.lineNumber) is longer than \(limits.maxLineBytes) bytes (raise it with --max-line-bytes)")
-        writeLine(&w) { MessageWriter.writeError(id: id, error, to: &$0) }
+        writeMessage(&w, client.framing) { MessageWriter.writeError(id: id, error, to: &$0) }
     }
 
     /// Carries out one request: its events, then its response if it has an id, are appended
@@ -211,7 +213,7 @@ public struct Daemon: Sendable {
         let answer = self.answer(envelope.call, client: &client, events: &w, peers: &peers)
         if case .refused(let error) = answer {
             guard let id = envelope.id else {
-                writeLine(&w) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
+                writeMessage(&w, client.framing) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
                 return nil
             }
             let start = w.count
@@ -335,7 +337,7 @@ public struct Daemon: Sendable {
         observer?.commandChanged(form: name, events: Array(events[start...]), engine: engine)
         switch client.subscription.reach(name) {
         case .everything:
-            marks.append(HeldOutput.Mark(offset: w.count, end: events.count, textSync: client.textSync))
+            marks.append(HeldOutput.Mark(offset: w.count, end: events.count, textSync: client.textSync, framing: client.framing))
             return
         case .some:
             for i in start..<events.count { Daemon.write(events[i], all: false, for: client, to: &w) }
@@ -386,8 +388,9 @@ public struct Daemon: Sendable {
     /// one by its subscription.
     private static func write(_ record: EventRecord, all: Bool, for client: ClientState, to w: inout JSONWriter) {
         guard all || client.subscription.admits(record) else { return }
+        let start = w.count
         EventEncoder.write(record, textSync: client.textSync, to: &w)
-        w.writeRaw("\n")
+        w.endMessage(from: start, client.framing)
     }
 
     /// Whether `client` gets all of `events` (true), only those its subscription admits
@@ -403,8 +406,9 @@ public struct Daemon: Sendable {
         }
     }
 
-    private func writeLine(_ w: inout JSONWriter, _ body: (inout JSONWriter) -> Void) {
+    private func writeMessage(_ w: inout JSONWriter, _ framing: Framing, _ body: (inout JSONWriter) -> Void) {
+        let start = w.count
         body(&w)
-        w.writeRaw("\n")
+        w.endMessage(from: start, framing)
     }
 }

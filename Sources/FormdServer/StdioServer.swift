@@ -54,10 +54,7 @@ public struct StdioServer {
         while !stopped {
             guard waitForInput() else { break }
             let result = input.reader.fill()
-            if let framing = input.reader.framing, framing != output.framing {
-                output.framing = framing
-                session.framing = framing
-            }
+            if let framing = input.reader.framing, framing != session.framing { session.framing = framing }
             switch result {
             case .data:
                 handleLines(from: &input.reader, final: false)
@@ -76,8 +73,8 @@ public struct StdioServer {
             // a read-ahead thread; a read that took exactly what was there is answered now,
             // not after input that may never come.
             let moreWaiting = !input.reader.drainedInput && inputReady()
-            if moreWaiting && !stopped, let burst = ReadAhead(input: input, output: output.fd, framing: output.framing,
-                                                               limits: session.limits, flushThreshold: flushThreshold) {
+            if moreWaiting && !stopped, let burst = ReadAhead(input: input, output: output.fd, limits: session.limits,
+                                                               flushThreshold: flushThreshold) {
                 guard serve(burst) else { break }
                 continue
             }

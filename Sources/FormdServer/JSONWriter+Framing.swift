@@ -1,0 +1,15 @@
+import FormdJSON
+import FormdProtocol
+
+extension JSONWriter {
+    /// Ends the message written since `start` as `framing` delimits it: a newline after it,
+    /// or its `Content-Length` header before it.
+    @inline(__always)
+    mutating func endMessage(from start: Int, _ framing: Framing) {
+        if framing == .ndjson {
+            writeRaw("\n")
+        } else {
+            ContentLengthHeader.insert(before: start, in: &self)
+        }
+    }
+}
