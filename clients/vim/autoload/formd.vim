@@ -189,7 +189,7 @@ def ShowErrors(s: dict<any>, errors: list<any>)
     var f = Field(s, e.field)
     if !empty(f)
       s.show_errors[f.id] = true
-      parts->add(render.Label(f) .. ' ' .. join(render.Messages(e.errors), ', '))
+      parts->add(render.Label(f) .. ': ' .. join(render.Messages(e.errors), ', '))
     endif
   endfor
   Warn('cannot submit: ' .. join(parts, '; '))
