@@ -67,6 +67,8 @@ final class ReadAhead: @unchecked Sendable {
     private var out: OutputChannel
     private var sawDone = false
     private let closedOutput = Atomic<Bool>(false)
+    /// `OutputChannel.failure` of this thread's writes, 0 for none.
+    private let failedWrite = Atomic<Int32>(0)
     private let flushThreshold: Int
 
     /// Starts reading `input`, which belongs to this thread until `finish`. `output` is
@@ -104,6 +106,11 @@ final class ReadAhead: @unchecked Sendable {
 
     /// Writing failed or the output's reader hung up: nothing more can be said.
     var outputClosed: Bool { closedOutput.load(ordering: .acquiring) }
+    /// Why writing failed, when it was not the reader going away.
+    var outputFailure: Int32? {
+        let e = failedWrite.load(ordering: .acquiring)
+        return e == 0 ? nil : e
+    }
 
     /// Hands over output to be written after any handed over before.
     func handOver(_ held: HeldOutput) {
@@ -153,7 +160,10 @@ final class ReadAhead: @unchecked Sendable {
     /// stops applying lines whose answers could not be written.
     private func flushOutput() {
         out.flush()
-        if out.isClosed { closedOutput.store(true, ordering: .releasing) }
+        if out.isClosed {
+            failedWrite.store(out.failure ?? 0, ordering: .releasing)
+            closedOutput.store(true, ordering: .releasing)
+        }
     }
 
     /// Takes the job: a held output's record list must be its only owner, or moving the

@@ -18,6 +18,14 @@ public enum Signals {
 
     public static var terminationRequested: Bool { terminationSignal != 0 }
 
+    /// The thread inside `OutputChannel.flush`, 0 when none: a termination signal is passed
+    /// on to it as SIGURG, so a write blocked on a reader that does not read returns
+    /// (EINTR) on whichever thread it is, and formd can stop.
+    nonisolated(unsafe) private static var writingThread: pthread_t = 0
+
+    /// Brackets a stretch of blocking writes on the calling thread.
+    static func writing(_ on: Bool) { writingThread = on ? pthread_self() : 0 }
+
     /// Readable once a termination signal has arrived (-1 before `install`).
     public static var wakeFD: Int32 { wakePipe.0 }
 
@@ -39,11 +47,20 @@ public enum Signals {
             let saved = errno
             var byte: UInt8 = 1
             _ = write(Signals.wakePipe.1, &byte, 1)
+            let writer = Signals.writingThread
+            if writer != 0 && pthread_equal(writer, pthread_self()) == 0 { _ = pthread_kill(writer, SIGURG) }
             errno = saved
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
         sigaction(SIGTERM, &action, nil)
         sigaction(SIGINT, &action, nil)
+        // SIGURG only interrupts a blocked write (no SA_RESTART); the writer then sees the
+        // termination request.
+        var interrupt = sigaction()
+        interrupt.__sigaction_handler.sa_handler = { _ in }
+        sigemptyset(&interrupt.sa_mask)
+        interrupt.sa_flags = 0
+        sigaction(SIGURG, &interrupt, nil)
     }
 }

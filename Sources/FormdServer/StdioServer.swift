@@ -24,6 +24,8 @@ public struct StdioServer {
     private let flushThreshold = 1 << 16
     /// The session's observer could not commit: nothing more is written.
     public private(set) var halted = false
+    /// Why writing the output failed, when it was not the reader going away (EPIPE).
+    public var outputFailure: Int32? { output.failure }
     /// The read-ahead thread of the burst being served: it writes the output meanwhile.
     private var burst: ReadAhead? = nil
     /// Events held for the read-ahead thread before they are handed over even mid-block,
@@ -98,7 +100,7 @@ public struct StdioServer {
             session.holdEvents(false)
             self.burst = nil
             burst.finish()
-            if burst.outputClosed { output.markClosed() }
+            if burst.outputClosed { output.markClosed(failure: burst.outputFailure) }
         }
         while var block = burst.blocks.take() {
             // The reading thread reports a signal only after the blocks queued before it.

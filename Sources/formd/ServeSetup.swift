@@ -29,6 +29,11 @@ func serve(_ options: ServeOptions) -> (store: StateStore?, halted: Bool) {
     session.observer = store
     var server = StdioServer(session: consume session)
     server.run()
+    if let error = server.outputFailure {
+        // A full disk or an I/O error is not a reader that went away: say so, exit 1.
+        warn("cannot write to stdout: \(String(cString: strerror(error)))")
+        return (store, true)
+    }
     return (store, server.halted || server.lostFraming)
 }
 

@@ -60,6 +60,51 @@ final class SignalTests: XCTestCase {
         }
     }
 
+    /// A reader that never reads: formd is blocked writing (on the serving thread for a few
+    /// requests, on the read-ahead thread in a burst) and still ends at once on SIGTERM.
+    func testSIGTERMEndsFormdWhileAWriteIsBlocked() throws {
+        let fields = (0..<200).map { #"{"id":"f\#($0)"}"# }.joined(separator: ",")
+        for requests in [50, 3000] {
+            let formd = try SpawnedFormd([])
+            formd.send(#"{"id":0,"method":"defineForm","params":{"fields":[\#(fields)]}}"# + "\n")
+            let writer = formd.sendInBackground(Array((1...requests).map { #"{"id":\#($0),"method":"getState"}"# + "\n" }.joined().utf8))
+            // 50 states are 6 MB: far more than the pipe holds, so formd blocks writing.
+            var blocked = false
+            for _ in 0..<100 where !blocked {
+                usleep(20_000)
+                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(formd.pid)/task")) ?? []
+                blocked = tasks.contains { (try? String(contentsOfFile: "/proc/\(formd.pid)/task/\($0)/wchan", encoding: .utf8))?.contains("pipe_write") == true }
+            }
+            XCTAssertTrue(blocked, "\(requests) requests: formd never blocked writing")
+            let start = Date()
+            formd.signal(SIGTERM)
+            let status = try XCTUnwrap(formd.waitForExit(timeout: 5), "\(requests) requests: no exit while a write is blocked")
+            let elapsed = Date().timeIntervalSince(start)
+            XCTAssertEqual(WaitStatus.exitCode(status), 0, WaitStatus.describe(status))
+            XCTAssertLessThan(elapsed, 0.5, "\(requests) requests: \(Int(elapsed * 1000)) ms to stop")
+            formd.closeStdout()
+            _ = writer.wait(timeout: .now() + 5)
+        }
+    }
+
+    /// stdout on a full disk is an error said on stderr, exit 1: not the quiet end of a
+    /// reader that went away (exit 0, nothing said).
+    func testAWriteErrorIsReportedWithExitOne() throws {
+        let process = Process()
+        process.executableURL = FormdProcess.binary
+        let stdin = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data((Self.define + #"{"id":1,"method":"getState"}"# + "\n").utf8))
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1)
+        XCTAssertEqual(String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                       "formd: cannot write to stdout: No space left on device\n")
+    }
+
     func testIdleDaemonStopsAtOnceOnSIGTERM() throws {
         let formd = try SpawnedFormd([])
         formd.send(Self.define)
