@@ -524,6 +524,14 @@ test('the one-time code: typing 123456 fills the six boxes, Backspace steps back
   keys(s, '3456')
   eq({ '1', '2', '3', '4', '5', '6' }, vim.tbl_map(function(f) return f.text end, state(s).fields), 'six boxes')
   eq({ 'Digit 1: 1', 'Digit 2: 2', 'Digit 3: 3', 'Digit 4: 4', 'Digit 5: 5', 'Digit 6: 6' }, lines(s), 'lines')
+  -- a pasted code (and a line break after it) fills the boxes in turn
+  s:request('reset', {})
+  s:request('focusNext', {})
+  settle(s)
+  keys(s, '<Esc>i')
+  vim.paste({ '654321', '' }, -1)
+  settle(s)
+  eq({ '6', '5', '4', '3', '2', '1' }, vim.tbl_map(function(f) return f.text end, state(s).fields), 'pasted code')
   s:close()
 end)
 

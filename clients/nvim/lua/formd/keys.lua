@@ -148,12 +148,22 @@ function Session:history(method)
 end
 
 --- Pastes text: at formd's caret (insert mode), or before/after the cursor ('before', 'after').
+--- Into an autoAdvance field that has focus (a one-time-code box) the text is typed one
+--- character at a time, so a whole code fills the boxes in turn (formd refuses it whole
+--- by maxLength, and leaves splitting it to the client).
 function Session:paste(text, where)
   text = single_line(text or '')
   if text == '' or not self.ready or self.closed then
     return
   end
   local function paste_into(f)
+    local target = f or self:field(self.model.firstResponder)
+    if target and target.autoAdvance and target.id == self.model.firstResponder then
+      for _, ch in ipairs(vim.fn.split(text, '\\zs')) do
+        self:request('insertText', { text = ch }, quiet) -- past the last box: no first responder
+      end
+      return
+    end
     self:request('editAction', { field = f and f.id, action = 'paste', text = text }, function(_, r)
       if r and r.performed == false and r.reason == 'unsupported' then
         Session.notify('this field does not take a paste', vim.log.levels.WARN)
