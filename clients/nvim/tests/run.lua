@@ -318,7 +318,7 @@ test('a short password does not submit: errors shown, focus to the first invalid
   eq({ 2, 2 }, { s:marked_line(), cursor_row() }, 'marked and cursor line (first invalid field)')
   eq('Password: ' .. bullets(3), lines(s)[2], 'password line')
   truthy(virt_texts(s, 2):find('Use at least 8 characters.', 1, true), 'error shown: ' .. virt_texts(s, 2))
-  truthy(messages():find('cannot submit: Password Use at least 8 characters.', 1, true), 'message')
+  truthy(messages():find('cannot submit: Password: Use at least 8 characters.', 1, true), 'message')
   s:close()
 end)
 
@@ -576,9 +576,10 @@ test('a submit without on_submit shows the values, keeps them in g:formd_last_su
   truthy(s.closed, 'the form closed')
 end)
 
-test('validation errors given as objects {rule, message} show their message', function()
-  eq('is required, must be at least 8 characters',
-    render.error_text({ { rule = 'required', message = 'is required' }, 'must be at least 8 characters' }), 'text')
+test('validation errors given as objects {rule, message} show their message, strings as they are', function()
+  eq('Fill in this field., must be at least 8 characters',
+    render.error_text({ { rule = 'valueMissing', message = 'Fill in this field.' }, 'must be at least 8 characters' }),
+    'objects and strings (an older formd)')
 end)
 
 test('the form keeps its shape: deleted, added or joined lines are put back', function()

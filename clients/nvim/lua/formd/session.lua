@@ -199,7 +199,7 @@ function Session:_show_errors(errors)
     if f then
       self.show_errors[f.id] = true
       local label = nonempty(f.label) or f.id
-      table.insert(parts, label .. ' ' .. render.error_text(e.errors))
+      table.insert(parts, label .. ': ' .. render.error_text(e.errors))
     end
   end
   self.dirty = true
