@@ -57,6 +57,19 @@ public struct LineReader {
         prefix = .allocate(byteCount: max(prefixBytes, 1), alignment: 1)
     }
 
+    /// Bytes read but not yet handed out: the start of an unfinished line (or message).
+    public var unfinishedBytes: Int { end - start }
+
+    /// Gives back the room a long line took once nothing unfinished is held, so an idle
+    /// connection holds one block, not its longest line.
+    public mutating func shrinkIfEmpty(to blockSize: Int = 1 << 16) {
+        guard start == end, buffer.count > blockSize else { return }
+        buffer.deallocate()
+        buffer = .allocate(byteCount: blockSize, alignment: 1)
+        start = 0
+        end = 0
+    }
+
     /// Frees the buffers; the reader must not be used afterwards.
     public mutating func close() {
         buffer.deallocate()

@@ -13,6 +13,14 @@ public struct ListenOptions: Sendable {
     /// How long a client that is being disconnected (or every client, when the daemon
     /// shuts down) may go without taking any of its last output before it is closed anyway.
     public var closeGrace = 3.0
+    /// Clients served at once; one more is told so and closed (`--max-clients`).
+    public var maxClients = 256
+    /// Bytes of unfinished lines held for all clients together; the client whose input
+    /// would take it past this is told so and closed (`--max-unfinished-input`).
+    public var maxUnfinishedInput = 64 << 20
+    /// Seconds an unfinished line may wait for more of it; then its client is told so and
+    /// closed (`--line-timeout`).
+    public var lineTimeout = 30.0
 
     public init() {}
 }
@@ -90,6 +98,7 @@ public final class ListenServer {
                     serviceInput(c)
                 }
             }
+            expireIdleLines(now: now())
             flushAll()
         }
     }
@@ -125,6 +134,9 @@ public final class ListenServer {
             wait = min(wait, c.lastProgress + options.closeGrace - t)
         }
         if listens && acceptPausedUntil > t { wait = min(wait, acceptPausedUntil - t) }
+        for c in connections where c.phase == .open && !c.stalled && c.reader.unfinishedBytes > 0 {
+            wait = min(wait, c.lastInput + options.lineTimeout - t)
+        }
         if wait == .infinity { return -1 }
         return Int32(max(0, min(wait * 1000 + 1, 60_000)))
     }
@@ -150,6 +162,12 @@ public final class ListenServer {
                 refuse(fd, peer: UnixSocket.peerUID(fd))
                 continue
             }
+            let served = connections.count { !$0.closed && $0.phase == .open }
+            if served >= options.maxClients {
+                turnAway(fd, ProtocolError(.limitExceeded, "limit maxClients exceeded: this formd serves at most \(options.maxClients) clients at once; try again later (raise it with --max-clients)"))
+                warn("turned a connection away: \(served) clients are connected (--max-clients \(options.maxClients))")
+                continue
+            }
             connections.append(Connection(fd: fd, maxLineBytes: min(daemon.limits.maxLineBytes, Int.max >> 2) + 1, now: now()))
         }
     }
@@ -157,12 +175,41 @@ public final class ListenServer {
     /// Another user's connection: told why (one best-effort line) and closed.
     private func refuse(_ fd: Int32, peer: uid_t?) {
         let who = peer.map { "uid \($0)" } ?? "an unknown user"
+        turnAway(fd, ProtocolError(.notPermitted, "connection refused: this formd serves only uid \(uid), not \(who)"))
+        warn("refused a connection from \(who) (only uid \(uid) may connect)")
+    }
+
+    /// A connection not taken on: one best-effort `error` notification, then closed.
+    private func turnAway(_ fd: Int32, _ error: ProtocolError) {
         var w = JSONWriter(reservingCapacity: 256)
-        MessageWriter.writeErrorNotification(ProtocolError(.notPermitted, "connection refused: this formd serves only uid \(uid), not \(who)"), to: &w)
+        MessageWriter.writeErrorNotification(error, to: &w)
         w.writeRaw("\n")
         _ = w.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         Glibc.close(fd)
-        warn("refused a connection from \(who) (only uid \(uid) may connect)")
+    }
+
+    /// Ends a client for a limit on its input: its unfinished line is dropped, it gets a
+    /// final `error` notification, and it is closed once that is written.
+    private func drop(_ c: Connection, _ error: ProtocolError, now t: Double) {
+        let start = c.out.count
+        MessageWriter.writeErrorNotification(error, to: &c.out)
+        c.out.endMessage(from: start, c.client.framing)
+        c.reader.shrinkIfEmpty()
+        c.unfinishedLineDropped = true
+        c.finish(now: t)
+    }
+
+    /// What unfinished lines hold for every open connection together.
+    private var unfinishedInput: Int {
+        connections.reduce(0) { $0 + ($1.closed || $1.unfinishedLineDropped ? 0 : $1.reader.unfinishedBytes) }
+    }
+
+    /// Drops the clients whose unfinished line has waited longer than `lineTimeout`.
+    private func expireIdleLines(now t: Double) {
+        for c in connections where !c.closed && c.phase == .open && !c.stalled && c.reader.unfinishedBytes > 0
+            && t - c.lastInput >= options.lineTimeout {
+            drop(c, ProtocolError(.limitExceeded, "limit lineTimeout exceeded: an unfinished line of \(c.reader.unfinishedBytes) bytes waited \(Int(options.lineTimeout)) s for its end; it is dropped and the connection closed (raise it with --line-timeout)"), now: t)
+        }
     }
 
     /// Reads once from `c` (unless lines are already waiting) and handles the complete
@@ -171,7 +218,7 @@ public final class ListenServer {
         if !c.stalled {
             switch c.reader.fill() {
             case .data:
-                break
+                c.lastInput = now()
             case .endOfInput:
                 c.inputEnded = true
             case .interrupted:
@@ -184,6 +231,11 @@ public final class ListenServer {
         }
         if let framing = c.reader.framing { c.client.framing = framing }
         handleLines(of: c)
+        if c.reader.unfinishedBytes == 0 { c.reader.shrinkIfEmpty() }
+        if c.phase == .open && c.reader.unfinishedBytes > 0 && unfinishedInput > options.maxUnfinishedInput {
+            drop(c, ProtocolError(.limitExceeded, "limit maxUnfinishedInput exceeded: the unfinished lines of all clients would hold more than \(options.maxUnfinishedInput) bytes, so this one's is dropped and the connection closed (raise it with --max-unfinished-input)"), now: now())
+            return
+        }
         if let reason = c.client.unreadableHeader {
             warn("closing a client at message \(c.client.lineNumber): unreadable header: \(reason)")
             c.finish(now: now())
@@ -368,11 +420,16 @@ final class Connection {
     /// When output was last written (or the phase changed): a closing connection that
     /// makes no progress for `closeGrace` is closed anyway.
     var lastProgress: Double
+    /// When input last arrived: an unfinished line waits at most `lineTimeout` for more.
+    var lastInput: Double
+    /// Dropped for a limit on its input: what its reader holds is no longer counted.
+    var unfinishedLineDropped = false
 
     init(fd: Int32, maxLineBytes: Int, now: Double) {
         self.fd = fd
         reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
         lastProgress = now
+        lastInput = now
     }
 
     var pending: Int { out.count - sent }

@@ -74,6 +74,12 @@ enum CommandLineOptions {
                                   instead of stdin/stdout; they share the forms.
           --max-client-buffer <n> With --listen: bytes of output that may wait for one
                                   client before it is disconnected. (default: \(l.maxClientBuffer))
+          --max-clients <n>       With --listen: clients served at once. (default: \(l.maxClients))
+          --max-unfinished-input <n>
+                                  With --listen: bytes of unfinished lines held for all
+                                  clients together. (default: \(l.maxUnfinishedInput))
+          --line-timeout <s>      With --listen: seconds an unfinished line may wait for
+                                  its end. (default: \(Int(l.lineTimeout)))
           --state <path>          Keep the forms in <path> (a journal and snapshots) and
                                   restore them at the next start with the same path.
           --fsync <when>          always: before every response (survives power loss);
@@ -139,6 +145,9 @@ enum CommandLineOptions {
             case "--form": o.formFile = try value(arg)
             case "--listen": o.listen = try value(arg)
             case "--max-client-buffer": o.listenOptions.maxClientBuffer = try count(arg)
+            case "--max-clients": o.listenOptions.maxClients = try count(arg)
+            case "--max-unfinished-input": o.listenOptions.maxUnfinishedInput = try count(arg)
+            case "--line-timeout": o.listenOptions.lineTimeout = Double(try count(arg))
             case "--state": statePath = try value(arg)
             case "--fsync":
                 let v = try value(arg)
@@ -165,8 +174,9 @@ enum CommandLineOptions {
         } else if persistSecrets || args.contains("--fsync") {
             throw UsageError(message: "'--fsync' and '--persist-secrets' go with '--state <path>'")
         }
-        if o.listen == nil && args.contains("--max-client-buffer") {
-            throw UsageError(message: "'--max-client-buffer' goes with '--listen <socket>'")
+        for flag in ["--max-client-buffer", "--max-clients", "--max-unfinished-input", "--line-timeout"]
+        where o.listen == nil && args.contains(flag) {
+            throw UsageError(message: "'\(flag)' goes with '--listen <socket>'")
         }
         return .serve(o)
     }

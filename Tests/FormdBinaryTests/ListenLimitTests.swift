@@ -1,0 +1,98 @@
+import Foundation
+import XCTest
+
+/// What clients of `formd --listen` can make it hold: how many of them, the unfinished
+/// lines of all of them together, and for how long an unfinished line may wait.
+final class ListenLimitTests: XCTestCase {
+    /// The daemon's peak RSS in KiB.
+    func peakRSSKiB(_ daemon: ListenDaemon) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+
+    /// The final `error` notification a dropped client gets, then the end of its stream.
+    func assertDropped(_ client: SocketClient, naming limit: String, file: StaticString = #filePath, line: UInt = #line) {
+        let messages = client.readToEnd(timeout: 5)
+        XCTAssertTrue(client.atEnd, "\(client.name) was not closed", file: file, line: line)
+        let error = messages.last?["params"] as? [String: Any]
+        XCTAssertEqual(messages.last?["method"] as? String, "error", "\(messages)", file: file, line: line)
+        XCTAssertEqual(error?["code"] as? Int, -32003, file: file, line: line)
+        let message = error?["message"] as? String ?? ""
+        XCTAssertTrue(message.hasPrefix("limit \(limit) exceeded"), message, file: file, line: line)
+    }
+
+    func testMaxClientsTurnsTheNextOneAway() throws {
+        let daemon = try ListenDaemon(args: ["--max-clients", "2"])
+        usleep(200_000)  // until the daemon has seen the end of the connection that probed it
+        let a = try SocketClient(daemon.socket, name: "a"), b = try SocketClient(daemon.socket, name: "b")
+        XCTAssertNotNil(a.call("validate")["result"])
+        XCTAssertNotNil(b.call("validate")["result"])
+        let c = try SocketClient(daemon.socket, name: "c")
+        assertDropped(c, naming: "maxClients")
+        // A place freed is a place taken.
+        a.close()
+        usleep(200_000)
+        let d = try SocketClient(daemon.socket, name: "d")
+        XCTAssertNotNil(d.call("validate")["result"])
+        XCTAssertNotNil(b.call("validate")["result"])
+        let (status, stderr) = daemon.stopAndCollect()
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(stderr.contains("turned a connection away: 2 clients are connected (--max-clients 2)"), stderr)
+    }
+
+    /// The issue's attack scaled down: clients each holding most of a 1 MiB line. Past
+    /// `--max-unfinished-input` the client that would go over is dropped; the others and
+    /// their lines are kept, and memory stays near the bound.
+    func testUnfinishedLinesOfAllClientsAreBounded() throws {
+        let daemon = try ListenDaemon(args: ["--max-unfinished-input", "4000000"])
+        let head = #"{"id":1,"method":"setText","params":{"field":"a","text":""#
+        let setup = try SocketClient(daemon.socket, name: "setup")
+        setup.send(#"{"id":0,"method":"defineForm","params":{"fields":[{"id":"a"}]}}"#)
+        XCTAssertNotNil(setup.response(to: 0)["result"])
+        var clients: [SocketClient] = []
+        for i in 0..<12 {
+            let c = try SocketClient(daemon.socket, name: "c\(i)")
+            c.writeBytes(Data((head + String(repeating: "x", count: 900_000)).utf8))
+            clients.append(c)
+            usleep(50_000)
+        }
+        // 4 MB hold four lines of 900 KB; each later client is dropped as its line arrives.
+        for c in clients[4...] { assertDropped(c, naming: "maxUnfinishedInput") }
+        for c in clients[..<4] {
+            c.writeBytes(Data(#"yz"}}"#.utf8 + [0x0A]))
+            XCTAssertEqual((c.response(to: 1)["result"] as? [String: Any])?["applied"] as? Bool, true, c.name)
+        }
+        let peak = try XCTUnwrap(peakRSSKiB(daemon))
+        XCTAssertLessThan(peak, 40 * 1024, "peak RSS \(peak) KiB for 12 clients with 900 KB unfinished lines")
+        XCTAssertEqual(daemon.stopAndCollect().status, 0)
+    }
+
+    func testAnUnfinishedLineThatWaitsTooLongIsDropped() throws {
+        let daemon = try ListenDaemon(args: ["--line-timeout", "1"])
+        let slow = try SocketClient(daemon.socket, name: "slow"), busy = try SocketClient(daemon.socket, name: "busy")
+        let start = Date()
+        slow.writeBytes(Data(#"{"id":1,"method":"#.utf8))
+        // Lines that end in time are not affected, however slowly they come.
+        for _ in 0..<3 {
+            busy.writeBytes(Data(#"{"id":7,"#.utf8))
+            usleep(400_000)
+            busy.writeBytes(Data(#""method":"validate"}"#.utf8 + [0x0A]))
+            XCTAssertNotNil(busy.response(to: 7)["result"])
+        }
+        assertDropped(slow, naming: "lineTimeout")
+        let waited = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(waited, 1)
+        XCTAssertLessThan(waited, 4)
+        XCTAssertNotNil(busy.call("validate")["result"])
+        XCTAssertEqual(daemon.stopAndCollect().status, 0)
+    }
+
+    func testTheListenLimitsGoWithListen() throws {
+        for flag in ["--max-clients", "--max-unfinished-input", "--line-timeout"] {
+            let out = try FormdProcess.run([flag, "3"])
+            XCTAssertEqual(out.status, 2)
+            XCTAssertTrue(out.stderr.contains("'\(flag)' goes with '--listen <socket>'"), out.stderr)
+        }
+    }
+}
