@@ -47,12 +47,12 @@ public struct Envelope: Equatable, Sendable {
         switch o["params"] {
         case nil: params = JSONObject()
         case .object(let p)?: params = p
+        case _? where !MethodDecoder.methods.contains(method):
+            // An unknown method is the bigger mistake, whatever params is, so it is the one reported.
+            self.init(id: id, method: method, .failure(MethodDecoder.unknownMethod(method)))
+            return
         case .array?:
-            // An unknown method is the bigger mistake, so it is the one reported.
-            let error = MethodDecoder.methods.contains(method)
-                ? ProtocolError.invalidParams("params of \(method) must be an object (formd takes named params), got array")
-                : MethodDecoder.unknownMethod(method)
-            self.init(id: id, method: method, .failure(error))
+            self.init(id: id, method: method, .failure(.invalidParams("params of \(method) must be an object (formd takes named params), got array")))
             return
         case let other?:
             self.init(id: invalidID, method: method, .invalidRequest("\"params\" must be an object, got \(other.typeName)"))

@@ -18,7 +18,7 @@ public enum FieldSpecDecoder {
         }
         let r = try ParamsReader(o, path: path, allowed: specKeys)
         let id = try r.string("id")
-        if id.isEmpty { throw .invalidParams("\"id\" in \(path) must not be empty") }
+        if id.isEmpty { throw .valueCheck(.invalidParams("\"id\" in \(path) must not be empty")) }
         return FieldSpec(id: id, configuration: try r.optionalStringArray("configuration") ?? [],
                          options: try options(r))
     }
@@ -63,7 +63,7 @@ public enum FieldSpecDecoder {
             for name in names {
                 guard let a = EditAction(rawValue: name) else {
                     let choices = EditAction.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                    throw .invalidParams("\"supportedEditActions\" in \(r.path) may hold only \(choices), got \"\(name)\"")
+                    throw .valueCheck(.invalidParams("\"supportedEditActions\" in \(r.path) may hold only \(choices), got \"\(name)\""))
                 }
                 actions.append(a)
             }
@@ -103,7 +103,7 @@ public enum FieldSpecDecoder {
         do {
             return .some(try source.map { s throws(FormError) in try FieldPattern(s) })
         } catch {
-            throw ProtocolError(.invalidParams, "\"\(key)\" in \(r.path): \(error.message)")
+            throw .valueCheck(ProtocolError(.invalidParams, "\"\(key)\" in \(r.path): \(error.message)"))
         }
     }
 

@@ -25,6 +25,23 @@ public enum MethodDecoder {
         func form(_ r: ParamsReader, _ command: FormCommand) throws(ProtocolError) -> Call {
             .form(try r.optionalString("form") ?? FormEngine.defaultForm, command)
         }
+        /// The command `build` makes, or, when one of its values fails a value check, a call
+        /// that looks up the form (unless `lookups` is nil: the command creates it) and the
+        /// fields named by the `lookups` keys before answering that check's error.
+        func checked(_ r: ParamsReader, lookups: [String]?,
+                     _ build: () throws(ProtocolError) -> FormCommand) throws(ProtocolError) -> Call {
+            do {
+                return try form(r, build())
+            } catch where error.isValueCheck {
+                var fields: [String] = []
+                for key in lookups ?? [] {
+                    if let id = try r.optionalString(key) { fields.append(id) }
+                }
+                let name = try r.optionalString("form") ?? FormEngine.defaultForm
+                guard lookups != nil else { throw error }
+                return .refused(form: name, fields: fields, error)
+            }
+        }
         if let keystroke = KeystrokeMethod(name: method) {
             return try keystroke.call(ParsedKeystrokeParams(reader: reader(keystroke.keyNames)))
         }
@@ -40,9 +57,11 @@ public enum MethodDecoder {
             let r = try reader("form", "field", "action", "text")
             let action = try r.requiredEnum("action", EditAction.self)
             let text = try r.optionalString("text")
-            if action == .paste && text == nil { throw .invalidParams("missing \"text\" in \(path): paste inserts the text the client takes from its clipboard") }
-            if action != .paste && text != nil { throw .invalidParams("\"text\" in \(path) goes only with \"action\": \"paste\"") }
-            return try form(r, .editAction(field: r.optionalString("field"), action: action, text: text))
+            return try checked(r, lookups: ["field"]) { () throws(ProtocolError) in
+                if action == .paste && text == nil { throw .valueCheck(.invalidParams("missing \"text\" in \(path): paste inserts the text the client takes from its clipboard")) }
+                if action != .paste && text != nil { throw .valueCheck(.invalidParams("\"text\" in \(path) goes only with \"action\": \"paste\"")) }
+                return .editAction(field: try r.optionalString("field"), action: action, text: text)
+            }
         case "undo":
             let r = try reader("form", "field")
             return try form(r, .undo(field: r.optionalString("field")))
@@ -55,7 +74,7 @@ public enum MethodDecoder {
             return try form(reader("form"), .focusPrevious)
         case "initialize":
             // `form` is accepted as on every method; the daemon-wide calls ignore it.
-            let r = try reader("form", "clientInfo", "positionEncoding", "textSync")
+            let r = try reader("form", "clientInfo", "positionEncoding", "textSync", "errorNotifications")
             _ = try r.optionalString("form")
             var name: String? = nil
             if let info = try r.optionalObject("clientInfo") {
@@ -64,7 +83,8 @@ public enum MethodDecoder {
                 name = try c.optionalString("name")
             }
             return .initialize(clientName: name, positionEncoding: try r.optionalEnum("positionEncoding", PositionEncoding.self),
-                               textSync: try r.optionalEnum("textSync", TextSync.self))
+                               textSync: try r.optionalEnum("textSync", TextSync.self),
+                               errorNotifications: try r.optionalBool("errorNotifications"))
         case "shutdown":
             _ = try reader("form").optionalString("form")
             return .shutdown
@@ -81,22 +101,27 @@ public enum MethodDecoder {
             guard let fields = try r.optionalArray("fields") else {
                 throw .invalidParams("missing \"fields\" in \(path) (an array of field specs)")
             }
-            return try form(r, .defineForm(
-                fields: FieldSpecDecoder.fields(fields, path: "fields"),
-                presets: FieldSpecDecoder.presets(r.optionalObject("presets"), path: "presets")))
+            return try checked(r, lookups: nil) { () throws(ProtocolError) in
+                .defineForm(fields: try FieldSpecDecoder.fields(fields, path: "fields"),
+                            presets: try FieldSpecDecoder.presets(r.optionalObject("presets"), path: "presets"))
+            }
         case "addField":
             let r = try reader("form", "field", "after")
             guard let spec = r.object["field"] else {
                 throw .invalidParams("missing \"field\" in \(path) (a field spec)")
             }
-            return try form(r, .addField(FieldSpecDecoder.spec(spec, path: "field"), after: r.optionalString("after")))
+            return try checked(r, lookups: ["after"]) { () throws(ProtocolError) in
+                .addField(try FieldSpecDecoder.spec(spec, path: "field"), after: try r.optionalString("after"))
+            }
         case "removeField":
             let r = try reader("form", "field")
             return try form(r, .removeField(r.string("field")))
         case "configureField":
             let r = try ParamsReader(params, path: path, allowed: ["form", "field", "configuration"] + FieldSpecDecoder.optionKeys)
-            return try form(r, .configureField(r.string("field"), options: FieldSpecDecoder.options(r),
-                                              configuration: r.optionalStringArray("configuration")))
+            return try checked(r, lookups: ["field"]) { () throws(ProtocolError) in
+                .configureField(try r.string("field"), options: try FieldSpecDecoder.options(r),
+                                configuration: try r.optionalStringArray("configuration"))
+            }
         case "setEnabled":
             let r = try reader("form", "field", "enabled")
             return try form(r, .setEnabled(field: r.string("field"), r.bool("enabled")))

@@ -4,6 +4,9 @@ import FormdCore
 public struct ProtocolError: Error, Equatable, Sendable {
     public var code: ErrorCode
     public var message: String
+    /// A value that reads but cannot be taken (a pattern that does not compile, an empty id):
+    /// reported only after the form and field lookups, which win over it.
+    public var isValueCheck = false
 
     public init(_ code: ErrorCode, _ message: String) {
         self.code = code
@@ -20,4 +23,11 @@ public struct ProtocolError: Error, Equatable, Sendable {
     }
 
     static func invalidParams(_ message: String) -> ProtocolError { ProtocolError(.invalidParams, message) }
+
+    /// `error`, to be reported after the form and field lookups (`isValueCheck`).
+    static func valueCheck(_ error: ProtocolError) -> ProtocolError {
+        var e = error
+        e.isValueCheck = true
+        return e
+    }
 }

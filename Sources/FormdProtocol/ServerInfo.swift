@@ -7,6 +7,9 @@ public enum ServerInfo {
     public static let version = "0.1.0"
     /// The protocol this build speaks; bumped on incompatible changes.
     public static let protocolVersion = "2.0"
+    /// The Unicode version of the standard library formd is built with: it decides grapheme
+    /// clusters (what a character is), canonical equivalence, letters and numbers.
+    public static let unicodeVersion = "17.0"
     /// Every notification formd writes: the form events, then `error` and `shutdown`
     /// (which belong to no form and reach a client whatever it subscribed to).
     public static let events = [
@@ -27,6 +30,7 @@ public enum ServerInfo {
         w.key("serverInfo")
         w.key("name", first: true); w.writeString(name)
         w.key("version"); w.writeString(version)
+        w.key("unicodeVersion"); w.writeString(unicodeVersion)
         w.closeObject()
         w.key("capabilities")
         w.key("methods", first: true); w.writeStrings(MethodDecoder.methods)

@@ -84,6 +84,8 @@ public struct ClientState: Sendable {
     public internal(set) var lineNumber = 0
     public internal(set) var positionEncoding = PositionEncoding.character
     public internal(set) var textSync = TextSync.full
+    /// Whether a failed notification gets an `error` notification (`initialize` turns it off).
+    public internal(set) var errorNotifications = true
     public internal(set) var subscription = Subscription()
     /// Set once this client's `shutdown` has been answered.
     public internal(set) var isShutDown = false
@@ -213,7 +215,9 @@ public struct Daemon: Sendable {
         let answer = self.answer(envelope.call, client: &client, events: &w, peers: &peers)
         if case .refused(let error) = answer {
             guard let id = envelope.id else {
-                writeMessage(&w, client.framing) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
+                if client.errorNotifications {
+                    writeMessage(&w, client.framing) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
+                }
                 return nil
             }
             let start = w.count
@@ -266,8 +270,9 @@ public struct Daemon: Sendable {
     private mutating func perform<Peers: EventPeers>(_ call: Call, client: inout ClientState,
                                                       events w: inout JSONWriter, peers: inout Peers) throws(ProtocolError) -> Answer {
         switch call {
-        case .initialize(_, let encoding, let sync):
+        case .initialize(_, let encoding, let sync, let errorNotifications):
             if let encoding { client.positionEncoding = encoding }
+            if let errorNotifications { client.errorNotifications = errorNotifications }
             if let sync { client.textSync = sync }
             return .initialize(client.positionEncoding, client.textSync)
         case .shutdown:
@@ -279,6 +284,13 @@ public struct Daemon: Sendable {
         case .unsubscribe(let rule):
             try client.subscription.unsubscribe(rule)
             return .empty
+        case .refused(let name, let fields, let error):
+            client.subscription.attach(name)
+            guard let form = engine.form(name) else { throw ProtocolError(FormError.unknownForm(name)) }
+            for id in fields {
+                do { _ = try form.index(of: id) } catch { throw ProtocolError(error) }
+            }
+            throw error
         case .form(let name, let command):
             client.subscription.attach(name)
             let encoding = client.positionEncoding
