@@ -23,6 +23,8 @@ public final class Pattern: Sendable {
         var dfa: LazyDFA? = nil
         var lastText: String? = nil
         var lastResult = false
+        /// Texts the automaton has read, for tests of the memo.
+        var runs = 0
     }
 
     public init(_ source: String) throws(PatternError) {
@@ -38,11 +40,15 @@ public final class Pattern: Sendable {
             if let last = m.lastText, Pattern.sameBytes(last, text) { return m.lastResult }
             if m.dfa == nil { m.dfa = LazyDFA(Program(root)) }
             let result = m.dfa!.matches(text)
+            m.runs += 1
             m.lastText = text
             m.lastResult = result
             return result
         }
     }
+
+    /// Whole texts read by the automaton so far (not answered from the memo).
+    var runs: Int { matcher.withLock { $0.runs } }
 
     /// True when each character of `text` on its own matches: an input filter's test.
     public func matchesEachCharacter(of text: String) -> Bool {
