@@ -24,6 +24,8 @@ final class LazyDFA {
     private var transitions: [Int32] = []
     private var stride = 8
     private var states: [[Int32]] = []
+    /// Per state: 1 when it is the dead state (no instruction left), where matching stops.
+    private var dead: [UInt8] = []
     private var stateIndex: [[Int32]: Int32] = [:]
     /// Per state: 1 when the text may end there, 0 when not, -1 not yet known.
     private var acceptsAtEnd: [Int8] = []
@@ -69,28 +71,50 @@ final class LazyDFA {
         var p = 0
         let n = bytes.count
         while p < n {
-            let b = bytes[p]
-            var c: Int32
-            // An ASCII byte followed by another ASCII byte (or nothing) is a character of
-            // its own, unless it is the CR of CR LF.
-            if b < 0x80 && (p + 1 == n || (bytes[p + 1] < 0x80 && !(b == 0x0D && bytes[p + 1] == 0x0A))) {
-                c = asciiClass[Int(b)]
+            // The common step, a one-byte character whose transition is known, in a tight
+            // loop over the tables; it leaves them for anything else, which may change them.
+            let died = transitions.withUnsafeBufferPointer { t in
+                dead.withUnsafeBufferPointer { d in
+                    asciiClass.withUnsafeBufferPointer { a in
+                        while p < n, LazyDFA.isOneByteCharacter(bytes, p) {
+                            let next = t[Int(s) &* stride &+ Int(a[Int(bytes[p])])]
+                            if next < 0 { return false }
+                            s = next
+                            p += 1
+                            if d[Int(s)] != 0 { return true }
+                        }
+                        return false
+                    }
+                }
+            }
+            if died { return false }
+            if p == n { break }
+            if LazyDFA.isOneByteCharacter(bytes, p) {
+                s = step(s, asciiClass[Int(bytes[p])])
                 p += 1
             } else {
                 let (scalars, end) = LazyDFA.character(of: text, at: p)
                 p = end
-                c = classOf(scalars)
-                if c < 0 {
-                    s = step(s, bits: bits(of: scalars))
-                    if states[Int(s)].isEmpty { return false }
-                    continue
-                }
+                let c = classOf(scalars)
+                s = c >= 0 ? transition(s, c) : step(s, bits: bits(of: scalars))
             }
-            let next = transitions[Int(s) * stride + Int(c)]
-            s = next >= 0 ? next : step(s, c)
-            if states[Int(s)].isEmpty { return false }
+            if dead[Int(s)] != 0 { return false }
         }
         return accepts(s)
+    }
+
+    /// An ASCII byte followed by another ASCII byte (or nothing) is a character of its
+    /// own, unless it is the CR of CR LF.
+    @inline(__always)
+    static func isOneByteCharacter(_ bytes: UnsafeBufferPointer<UInt8>, _ p: Int) -> Bool {
+        let b = bytes[p]
+        return b < 0x80 && (p + 1 == bytes.count || (bytes[p + 1] < 0x80 && !(b == 0x0D && bytes[p + 1] == 0x0A)))
+    }
+
+    /// The state after `s` reads a character of class `c`, known or made.
+    private func transition(_ s: Int32, _ c: Int32) -> Int32 {
+        let next = transitions[Int(s) * stride + Int(c)]
+        return next >= 0 ? next : step(s, c)
     }
 
     /// The scalars of the character of `text` that starts at byte `offset` (a character
@@ -212,6 +236,7 @@ final class LazyDFA {
         if cacheBytes + bytes > LazyDFA.cacheBudget && !states.isEmpty {
             transitions.removeAll(keepingCapacity: true)
             states.removeAll(keepingCapacity: true)
+            dead.removeAll(keepingCapacity: true)
             stateIndex.removeAll(keepingCapacity: true)
             acceptsAtEnd.removeAll(keepingCapacity: true)
             startState = LazyDFA.unknown
@@ -220,6 +245,7 @@ final class LazyDFA {
         }
         let s = Int32(states.count)
         states.append(set)
+        dead.append(set.isEmpty ? 1 : 0)
         stateIndex[set] = s
         acceptsAtEnd.append(-1)
         transitions += repeatElement(LazyDFA.unknown, count: stride)

@@ -97,7 +97,7 @@ public enum FieldSpecDecoder {
         return nil
     }
 
-    /// A regular expression key, compiled now so a bad one is refused by name.
+    /// A pattern key (formd's dialect), parsed now so a bad one is refused by name and offset.
     private static func pattern(_ key: String, _ r: ParamsReader) throws(ProtocolError) -> FieldPattern?? {
         guard let source = try r.nullableString(key) else { return nil }
         do {

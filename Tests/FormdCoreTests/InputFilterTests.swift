@@ -1,7 +1,7 @@
 import XCTest
 @testable import FormdCore
 
-/// `inputFilter`: a regular expression every inserted character must match whole. Typing,
+/// `inputFilter`: a pattern every inserted character must match whole. Typing,
 /// a paste or `setText` with any failing character is refused whole; the text is left
 /// as it was.
 final class InputFilterTests: XCTestCase {

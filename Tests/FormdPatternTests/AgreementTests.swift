@@ -85,9 +85,8 @@ final class AgreementTests: XCTestCase {
             text.utf8.withContiguousStorageIfAvailable { bytes in
                 var p = 0
                 while p < bytes.count {
-                    let b = bytes[p]
-                    if b < 0x80 && (p + 1 == bytes.count || (bytes[p + 1] < 0x80 && !(b == 0x0D && bytes[p + 1] == 0x0A))) {
-                        read.append([UInt32(b)])
+                    if LazyDFA.isOneByteCharacter(bytes, p) {
+                        read.append([UInt32(bytes[p])])
                         p += 1
                     } else {
                         let (scalars, end) = LazyDFA.character(of: text, at: p)
