@@ -35,7 +35,8 @@ let package = Package(
         .testTarget(name: "FormdPatternTests", dependencies: ["FormdPattern", "FormdTestSupport"]),
         .testTarget(name: "FormdJSONTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdTestSupport"]),
-        .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdServer", "FormdJSON", "FormdCore", "FormdTestSupport"]),
+        .testTarget(name: "FormdProtocolTests", dependencies: ["FormdProtocol", "FormdJSON", "FormdCore", "FormdTestSupport"]),
+        .testTarget(name: "FormdServerTests", dependencies: ["FormdServer", "FormdProtocol", "FormdJSON", "FormdCore", "FormdTestSupport"]),
         .testTarget(name: "FormdBinaryTests", dependencies: ["FormdJSON", "FormdTestSupport"]),
         .testTarget(name: "FormdStoreTests", dependencies: ["FormdStore", "FormdServer", "FormdProtocol", "FormdCore", "FormdJSON", "FormdTestSupport"]),
     ]
