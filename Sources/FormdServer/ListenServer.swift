@@ -30,7 +30,7 @@ public struct ListenOptions: Sendable {
 /// A single thread runs a `poll` loop over the listening socket, every connection and a
 /// wake-up pipe for signals; no thread per client. Each connection has its own line
 /// reader, output buffer and `ClientState`; every line goes through the same
-/// `Daemon.handleLine` as stdio, with the other connections as its `EventPeers`.
+/// `Daemon.handle` as stdio, with the other connections as its `EventPeers`.
 ///
 /// Fairness and backpressure: a connection gets at most one `read` per turn of the loop,
 /// and its lines are handled only while less than `pauseAt` of its own output waits (so a
@@ -499,9 +499,9 @@ struct Peers: EventPeers {
         return set
     }
 
-    mutating func deliver(_ events: [EventRecord], encoding: PositionEncoding) {
+    mutating func deliver(_ events: ArraySlice<EventRecord>, encoding: PositionEncoding) {
         for c in all where c !== asker && c.phase == .open && !c.closed && c.client.positionEncoding == encoding {
-            Daemon.write(events, for: c.client, to: &c.out)
+            ClientEvents.write(events, for: c.client, to: &c.out)
         }
     }
 }

@@ -28,6 +28,8 @@ public struct StdioServer {
     public var outputFailure: Int32? { output.failure }
     /// The read-ahead thread of the burst being served: it writes the output meanwhile.
     private var burst: ReadAhead? = nil
+    /// The event sink during a burst: events stay records for the burst's thread to encode.
+    private var held = HeldEvents()
     /// Events held for the read-ahead thread before they are handed over even mid-block,
     /// so a block of commands with many events does not pile up records.
     private let heldThreshold = 4096
@@ -93,11 +95,11 @@ public struct StdioServer {
         // What was written before the burst goes out before anything the burst writes.
         flush()
         self.burst = burst
-        session.holdEvents(true)
         defer {
-            // Whatever the burst answered goes out, in order, before the thread ends.
+            // Whatever the burst answered goes out, in order, before the thread ends; what
+            // could not be written is dropped.
             flush()
-            session.holdEvents(false)
+            held.removeAll()
             self.burst = nil
             burst.finish()
             if burst.outputClosed { output.markClosed(failure: burst.outputFailure) }
@@ -136,7 +138,7 @@ public struct StdioServer {
             return
         }
         if let burst {
-            if output.pendingBytes > 0 || session.heldCount > 0 { burst.handOver(session.takeHeld(&output.writer, reusing: burst.takeSpare())) }
+            if output.pendingBytes > 0 || held.count > 0 { burst.handOver(held.take(&output.writer, reusing: burst.takeSpare())) }
         } else {
             output.flush()
         }
@@ -155,8 +157,12 @@ public struct StdioServer {
     /// further line may be applied: after `shutdown`, or once the output is gone or the
     /// server halted.
     private mutating func handle(_ line: consuming DecodedLine) -> Bool {
-        session.handle(line, into: &output.writer)
-        if output.pendingBytes >= flushThreshold || session.heldCount >= heldThreshold { flush() }
+        if burst == nil {
+            session.handle(consume line, into: &output.writer)
+        } else {
+            session.handle(consume line, into: &output.writer, holding: &held)
+        }
+        if output.pendingBytes >= flushThreshold || held.count >= heldThreshold { flush() }
         return !session.isShutDown && !output.isClosed && !halted && !(burst?.outputClosed ?? false) && !lostFraming
     }
 

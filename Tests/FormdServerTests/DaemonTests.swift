@@ -26,9 +26,9 @@ final class DaemonTests: XCTestCase {
             return set
         }
 
-        mutating func deliver(_ events: [EventRecord], encoding: PositionEncoding) {
+        mutating func deliver(_ events: ArraySlice<EventRecord>, encoding: PositionEncoding) {
             for i in clients.indices where i != asker && clients[i].positionEncoding == encoding {
-                Daemon.write(events, for: clients[i], to: &outputs[i])
+                ClientEvents.write(events, for: clients[i], to: &outputs[i])
             }
         }
     }

@@ -1,0 +1,207 @@
+import FormdCore
+import FormdJSON
+import FormdProtocol
+
+/// The daemon's shared part and its one job, handling a client's messages: the engine
+/// every client works on and the `--state` observer. Per-client state comes in as a
+/// `ClientState`; the events of a command go to the observer, to the other clients
+/// (`EventPeers`) and to the client that sent it (an `EventSink`), before its response.
+public struct Daemon: Sendable {
+    public private(set) var engine: FormEngine
+    public let limits: SessionLimits
+    /// Told of every state change before its response is written (`--state`).
+    public var observer: (any CommandObserver)? = nil
+    /// The sink of `handle(_:client:into:peers:)`, reused so the hot path allocates no
+    /// event list.
+    private var immediate = ImmediateEvents()
+    private var recount = EncodingRecount()
+    /// A batch's responses, moved out of the output to become its array; reused.
+    private var response = JSONWriter(reservingCapacity: 256)
+
+    public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits(),
+                observer: (any CommandObserver)? = nil) {
+        self.engine = engine
+        self.limits = limits
+        self.observer = observer
+    }
+
+    /// Handles one input line from `client` (without its `\n`; a trailing `\r` is
+    /// dropped). Output for `client` goes to `w`, events first; events also go to `peers`.
+    public mutating func handleLine<Peers: EventPeers>(_ line: UnsafeRawBufferPointer, client: inout ClientState,
+                                                        into w: inout JSONWriter, peers: inout Peers) {
+        handle(DecodedLine(line, limits: limits), client: &client, into: &w, peers: &peers)
+    }
+
+    /// Handles one line already decoded (`DecodedLine`, under this daemon's limits), as
+    /// `handleLine` would the line itself, the client's events written at once.
+    public mutating func handle<Peers: EventPeers>(_ line: consuming DecodedLine, client: inout ClientState,
+                                                    into w: inout JSONWriter, peers: inout Peers) {
+        var sink = ImmediateEvents()
+        swap(&sink, &immediate)
+        handle(consume line, client: &client, into: &w, peers: &peers, events: &sink)
+        swap(&sink, &immediate)
+    }
+
+    /// `handle`, the client's own events given to `sink`. The line is consumed: its
+    /// request is handled where it lies, where binding it from a borrowed line could copy
+    /// it whole first.
+    public mutating func handle<Peers: EventPeers, Sink: EventSink>(_ line: consuming DecodedLine, client: inout ClientState,
+                                                                    into w: inout JSONWriter, peers: inout Peers,
+                                                                    events sink: inout Sink) {
+        client.lineNumber += 1
+        switch consume line {
+        case .blank:
+            return
+        case .tooLong(let id):
+            refuseLongLine(id: id, client: client, into: &w)
+        case .unreadable(let id, let error):
+            writeMessage(&w, client.framing) { MessageWriter.writeError(id: id, error, to: &$0) }
+        case .unreadableHeader(let reason):
+            client.unreadableHeader = reason
+            let error = ProtocolError(.parseError, "unreadable header: \(reason); a Content-Length stream cannot be resynchronised, so the connection is closed")
+            writeMessage(&w, client.framing) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: nil, to: &$0) }
+        case .request(let envelope):
+            if let start = handle(envelope, client: &client, into: &w, peers: &peers, events: &sink) { w.endMessage(from: start, client.framing) }
+        case .batch(let batch):
+            // Events go out at once; each response is moved from the end of the output into
+            // `response`, which becomes the batch's array.
+            response.removeAll()
+            for item in batch {
+                guard let start = handle(item, client: &client, into: &w, peers: &peers, events: &sink) else { continue }
+                if !response.isEmpty { response.writeRaw(",") }
+                w.withUnsafeBytes { response.writeRaw(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+                w.truncate(to: start)
+            }
+            if response.isEmpty { return }
+            let start = w.count
+            w.writeRaw("[")
+            w.writeRaw(response)
+            w.writeRaw("]")
+            w.endMessage(from: start, client.framing)
+        }
+    }
+
+    /// The answer for a line longer than `maxLineBytes`, with the `id` its start showed.
+    private func refuseLongLine(id: RequestID, client: ClientState, into w: inout JSONWriter) {
+        let error = ProtocolError(.limitExceeded, "limit maxLineBytes exceeded: line \(client.lineNumber) is longer than \(limits.maxLineBytes) bytes (raise it with --max-line-bytes)")
+        writeMessage(&w, client.framing) { MessageWriter.writeError(id: id, error, to: &$0) }
+    }
+
+    /// Carries out one request: its events, then its response if it has an id, are appended
+    /// to `w` (the events also go to the peers). Returns where the response starts in `w`,
+    /// or nil when there is none, so a batch can move responses into one array.
+    private mutating func handle<Peers: EventPeers, Sink: EventSink>(_ envelope: Envelope, client: inout ClientState,
+                                                                     into w: inout JSONWriter, peers: inout Peers,
+                                                                     events sink: inout Sink) -> Int? {
+        let answer = self.answer(envelope.call, client: &client, into: &w, peers: &peers, events: &sink)
+        if case .refused(let error) = answer {
+            guard let id = envelope.id else {
+                if client.errorNotifications {
+                    writeMessage(&w, client.framing) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
+                }
+                return nil
+            }
+            let start = w.count
+            MessageWriter.writeError(id: id, error, to: &w)
+            return start
+        }
+        guard let id = envelope.id else { return nil }
+        let start = w.count
+        switch answer {
+        case .initialize(let encoding, let sync):
+            MessageWriter.openResponse(id: id, to: &w)
+            ServerInfo.writeInitializeResult(positionEncoding: encoding, textSync: sync, framing: client.framing, to: &w)
+            w.writeRaw("}")
+        case .empty:
+            MessageWriter.writeResponse(id: id, .done, to: &w)
+        case .command(let result):
+            MessageWriter.writeResponse(id: id, result, to: &w)
+        case .refused:
+            preconditionFailure("a refused call is answered with its error above")
+        }
+        return start
+    }
+
+    /// What a call answers, before it is encoded.
+    private enum Answer {
+        case initialize(PositionEncoding, TextSync)
+        case empty
+        case command(CommandResult)
+        case refused(ProtocolError)
+    }
+
+    /// `perform` on the call as decoded, its error returned as the answer. Switched on
+    /// here, in a function that returns its error, the call is read in place, not copied
+    /// (PERFORMANCE.md, "The stdio path").
+    private mutating func answer<Peers: EventPeers, Sink: EventSink>(_ call: Result<Call, ProtocolError>, client: inout ClientState,
+                                                                     into w: inout JSONWriter, peers: inout Peers,
+                                                                     events sink: inout Sink) -> Answer {
+        do throws(ProtocolError) {
+            switch call {
+            case .success(let call): return try perform(call, client: &client, into: &w, peers: &peers, events: &sink)
+            case .failure(let error): return .refused(error)
+            }
+        } catch {
+            return .refused(error)
+        }
+    }
+
+    /// Runs a call; its events go to the observer, the peers and the sink.
+    private mutating func perform<Peers: EventPeers, Sink: EventSink>(_ call: Call, client: inout ClientState,
+                                                                      into w: inout JSONWriter, peers: inout Peers,
+                                                                      events sink: inout Sink) throws(ProtocolError) -> Answer {
+        switch call {
+        case .initialize(_, let encoding, let sync, let errorNotifications):
+            if let encoding { client.positionEncoding = encoding }
+            if let errorNotifications { client.errorNotifications = errorNotifications }
+            if let sync { client.textSync = sync }
+            return .initialize(client.positionEncoding, client.textSync)
+        case .shutdown:
+            client.isShutDown = true
+            return .empty
+        case .subscribe(let rule):
+            try client.subscription.subscribe(rule)
+            return .empty
+        case .unsubscribe(let rule):
+            try client.subscription.unsubscribe(rule)
+            return .empty
+        case .refused(let name, let fields, let error):
+            client.subscription.attach(name)
+            guard let form = engine.form(name) else { throw ProtocolError(FormError.unknownForm(name)) }
+            for id in fields {
+                do { _ = try form.index(of: id) } catch { throw ProtocolError(error) }
+            }
+            throw error
+        case .form(let name, let command):
+            client.subscription.attach(name)
+            let encoding = client.positionEncoding
+            // Peers counting positions differently get the events of a re-run on a copy
+            // of the engine as it is now (a copy costs nothing until the command writes).
+            let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
+            let before: FormEngine? = otherEncodings.isEmpty ? nil : engine
+            let start = sink.records.count
+            let result: CommandResult
+            do {
+                result = try engine.perform(command, on: name, encoding: encoding, events: &sink.records)
+            } catch {
+                throw ProtocolError(error)
+            }
+            if sink.records.count > start {
+                observer?.commandChanged(form: name, events: start == 0 ? sink.records : Array(sink.records[start...]), engine: engine)
+                peers.deliver(sink.records[start...], encoding: encoding)
+                if let before {
+                    recount.deliver(sink.records[start...], of: command, on: name, from: encoding, to: otherEncodings,
+                                    before: before, peers: &peers)
+                }
+                sink.emitted(from: start, form: name, for: client, to: &w)
+            }
+            return .command(result)
+        }
+    }
+
+    private func writeMessage(_ w: inout JSONWriter, _ framing: Framing, _ body: (inout JSONWriter) -> Void) {
+        let start = w.count
+        body(&w)
+        w.endMessage(from: start, framing)
+    }
+}

@@ -1,0 +1,26 @@
+import FormdCore
+import FormdJSON
+
+/// Where the events of a client's own commands go, after the observer and the other
+/// clients have seen them: written at once (`ImmediateEvents`), or, in a stdio burst,
+/// held as records for the burst's second thread to encode (`HeldEvents`).
+public protocol EventSink {
+    /// The list a command's events are appended to, after any the sink still holds.
+    var records: [EventRecord] { get set }
+    /// The command just carried out on form `name` for `client` emitted `records[start...]`;
+    /// its response (if any) will follow in `w`.
+    mutating func emitted(from start: Int, form name: String, for client: ClientState, to w: inout JSONWriter)
+}
+
+/// Writes each command's events into the output at once, before its response.
+public struct ImmediateEvents: EventSink, Sendable {
+    /// Reused for every command, so the hot path allocates no event list.
+    public var records: [EventRecord] = []
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func emitted(from start: Int, form name: String, for client: ClientState, to w: inout JSONWriter) {
+        ClientEvents.drain(&records, for: client, to: &w)
+    }
+}

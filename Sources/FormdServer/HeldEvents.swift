@@ -1,0 +1,51 @@
+import FormdCore
+import FormdJSON
+
+/// The stdio server's event sink in a burst: a command's events stay records, marked with
+/// where in the output they go, and are handed with that output to the burst's second
+/// thread (`HeldOutput`), which encodes them. Encoding and freeing events would be about a
+/// third of the serving thread's work in a burst of keystrokes.
+struct HeldEvents: EventSink {
+    var records: [EventRecord] = []
+    private var marks: [HeldOutput.Mark] = []
+
+    /// Events held so far.
+    var count: Int { records.count }
+
+    /// Drops what is held (output that could not be written), keeping the room.
+    mutating func removeAll() {
+        records.removeAll(keepingCapacity: true)
+        marks.removeAll(keepingCapacity: true)
+    }
+
+    /// Holds the events `client` gets, marked to go at the end of `w`. Those of a client
+    /// that takes only some are written at once instead (rare, and in order all the same:
+    /// held events go where their mark is, before anything written after it).
+    mutating func emitted(from start: Int, form name: String, for client: ClientState, to w: inout JSONWriter) {
+        switch client.subscription.reach(name) {
+        case .everything:
+            marks.append(HeldOutput.Mark(offset: w.count, end: records.count, textSync: client.textSync, framing: client.framing))
+            return
+        case .some:
+            for i in start..<records.count { ClientEvents.write(records[i], all: false, for: client, to: &w) }
+        case .nothing:
+            break
+        }
+        records.removeSubrange(start...)
+    }
+
+    /// The output written to `w` and the events held since the last call, in order; `w`
+    /// is left empty. `spare`, an emptied `HeldOutput`, lends its room to what is held next.
+    mutating func take(_ w: inout JSONWriter, reusing spare: consuming HeldOutput?) -> HeldOutput {
+        // The next stretch goes where the spare's was: fresh memory each time would cost
+        // the serving thread a page fault every few kilobytes. Without one, it gets room
+        // for as much as this stretch took (growing mid-burst copies a list whole).
+        var next = spare ?? HeldOutput(bytes: JSONWriter(reservingCapacity: w.capacity))
+        if next.records.capacity < records.capacity { next.records.reserveCapacity(records.capacity) }
+        if next.marks.capacity < marks.capacity { next.marks.reserveCapacity(marks.capacity) }
+        swap(&next.bytes, &w)
+        swap(&next.records, &records)
+        swap(&next.marks, &marks)
+        return next
+    }
+}
