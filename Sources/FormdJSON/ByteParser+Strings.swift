@@ -4,9 +4,9 @@ import FormdBytes
 ///
 /// Why two paths: in JSON-RPC traffic almost every string (keys, method names, field
 /// names, short texts) is plain text without escapes. Those become a `String` straight
-/// from the input bytes with a single `String(decoding:as:)` (or a shared literal, see
-/// `CommonStrings`), no intermediate buffer. Only strings that actually contain a
-/// backslash are rebuilt, run by run, in a reused scratch buffer.
+/// from the input bytes (a short ASCII one written directly into its two inline words, see
+/// `ShortASCII`), no intermediate buffer. Only strings that actually contain a backslash
+/// are rebuilt, run by run, in a reused scratch buffer.
 ///
 /// UTF-8 is validated here, as the bytes are scanned, so errors carry the exact offset.
 extension ByteParser {
@@ -16,31 +16,14 @@ extension ByteParser {
         let quote = pos
         pos += 1
         let start = pos
-        while pos < end {
-            skipPlainASCII()
-            guard pos < end else { break }
-            let b = base[pos]
-            if b == UInt8(ascii: "\"") {
-                let count = pos - start
-                if let common = CommonStrings.lookup(base + start, count: count) {
-                    pos += 1
-                    return common
-                }
-                let s = String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
-                pos += 1
-                return s
-            }
-            if b == UInt8(ascii: "\\") {
-                return try parseEscapedString(contentStart: start, quote: quote)
-            }
-            if b < 0x20 { throw controlCharacterError(b) }
-            if b < 0x80 {
-                pos += 1
-            } else {
-                try skipUTF8Sequence()
-            }
+        var ascii = true
+        if try skipStringContent(quote: quote, ascii: &ascii) == UInt8(ascii: "\\") {
+            return try parseEscapedString(contentStart: start, quote: quote)
         }
-        throw unterminatedError(quote: quote)
+        let count = pos - start
+        pos += 1
+        if ascii && count <= ShortASCII.capacity { return ShortASCII.string(base + start, count: count) }
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
     }
 
     /// Slow path: `pos` is at the first backslash. Copies plain runs in bulk into `scratch`
@@ -48,25 +31,34 @@ extension ByteParser {
     mutating func parseEscapedString(contentStart: Int, quote: Int) throws(JSONParseError) -> String {
         scratch.removeAll(keepingCapacity: true)
         var runStart = contentStart
+        var ascii = true
+        while true {
+            let stop = try skipStringContent(quote: quote, ascii: &ascii)
+            flushRun(from: runStart)
+            if stop == UInt8(ascii: "\"") {
+                pos += 1
+                return String(decoding: scratch, as: UTF8.self)
+            }
+            try decodeEscape()
+            runStart = pos
+        }
+    }
+
+    /// Steps over string content, validating it, up to the next quote or backslash, which
+    /// is returned (and left at `pos`); clears `ascii` on a byte beyond ASCII. Throws at a
+    /// control character or when the input ends first.
+    @inline(__always)
+    mutating func skipStringContent(quote: Int, ascii: inout Bool) throws(JSONParseError) -> UInt8 {
         while pos < end {
             skipPlainASCII()
             guard pos < end else { break }
             let b = base[pos]
-            if b == UInt8(ascii: "\"") {
-                flushRun(from: runStart)
-                pos += 1
-                return String(decoding: scratch, as: UTF8.self)
-            }
-            if b == UInt8(ascii: "\\") {
-                flushRun(from: runStart)
-                try decodeEscape()
-                runStart = pos
-                continue
-            }
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return b }
             if b < 0x20 { throw controlCharacterError(b) }
             if b < 0x80 {
                 pos += 1
             } else {
+                ascii = false
                 try skipUTF8Sequence()
             }
         }

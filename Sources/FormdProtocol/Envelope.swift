@@ -47,9 +47,9 @@ public struct Envelope: Equatable, Sendable {
         switch o["params"] {
         case nil: params = JSONObject()
         case .object(let p)?: params = p
-        case _? where !MethodDecoder.methods.contains(method):
+        case _? where MethodRegistry.entry(named: method) == nil:
             // An unknown method is the bigger mistake, whatever params is, so it is the one reported.
-            self.init(id: id, method: method, .failure(MethodDecoder.unknownMethod(method)))
+            self.init(id: id, method: method, .failure(MethodRegistry.unknownMethod(method)))
             return
         case .array?:
             self.init(id: id, method: method, .failure(.invalidParams("params of \(method) must be an object (formd takes named params), got array")))
@@ -58,7 +58,7 @@ public struct Envelope: Equatable, Sendable {
             self.init(id: invalidID, method: method, .invalidRequest("\"params\" must be an object, got \(other.typeName)"))
             return
         }
-        self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodDecoder.decode(method: method, params: params) })
+        self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodRegistry.decode(method: method, params: params) })
     }
 
     private static let plainKeys: [StaticString] = ["jsonrpc", "id", "method", "params"]
@@ -68,7 +68,7 @@ public struct Envelope: Equatable, Sendable {
     /// null), a string `method` and an optional `params` object of scalars, each at most
     /// once and nothing else. Nil for any other line, which `JSONParser` and `init(_:)`
     /// then decode or refuse; a line both accept gets the same envelope from each (the
-    /// same `MethodDecoder` call on the same params). `params` nests one level below the
+    /// same `MethodRegistry` entry on the same params). `params` nests one level below the
     /// request, so with `maxDepth` under 2 every line takes the long way and its limit.
     public init?(plainRequest bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         guard maxDepth >= 2, var r = JSONObjectReader(bytes) else { return nil }
@@ -94,7 +94,7 @@ public struct Envelope: Equatable, Sendable {
             }
         }
         guard r.isAtEnd(), let method else { return nil }
-        self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodDecoder.decode(method: method, params: params) })
+        self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodRegistry.decode(method: method, params: params) })
     }
 
     init(id: RequestID?, method: String?, _ call: Result<Call, ProtocolError>) {

@@ -4,27 +4,6 @@ import FormdJSON
 /// Writes engine events as JSON-RPC notifications: method = event name, params start
 /// with `form` and `seq`.
 public enum EventEncoder {
-    public static func name(of event: FormEvent) -> StaticString {
-        switch event {
-        case .formDefined: "formDefined"
-        case .formReset: "formReset"
-        case .fieldAdded: "fieldAdded"
-        case .fieldRemoved: "fieldRemoved"
-        case .fieldChanged: "fieldChanged"
-        case .textChanged: "textChanged"
-        case .selectionChanged: "selectionChanged"
-        case .responderChanged: "responderChanged"
-        case .focusChanged: "focusChanged"
-        case .demandChanged: "demandChanged"
-        case .returnPressed: "returnPressed"
-        case .deletePressed: "deletePressed"
-        case .changeRejected: "changeRejected"
-        case .validityChanged: "validityChanged"
-        case .submitted: "submitted"
-        case .submitFailed: "submitFailed"
-        }
-    }
-
     /// Appends one notification (without the newline). `textSync` decides whether
     /// `textChanged` carries the whole text and display or only the edit.
     ///
@@ -41,7 +20,7 @@ public enum EventEncoder {
             var bound = fixed + JSONCursor.bound(id) + JSONCursor.bound(edit.text) + 5 * int
             if full { bound += text.map { 2 * JSONCursor.bound($0) } ?? FieldEncoder.maskBound(length: length) }
             w.write(upTo: bound) { c in
-                open(record, &c)
+                open(record, .textChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 if full {
                     if let text {
@@ -60,83 +39,83 @@ public enum EventEncoder {
             }
         case .selectionChanged(let id, let selection):
             w.write(upTo: fixed + JSONCursor.bound(id) + 2 * int) { c in
-                open(record, &c)
+                open(record, .selectionChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 FieldEncoder.range(selection, opening: ",\"selection\":{\"start\":", &c)
                 c.raw("}}")
             }
         case .responderChanged(let id, let isFirst):
             w.write(upTo: fixed + JSONCursor.bound(id)) { c in
-                open(record, &c)
+                open(record, .responderChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 // Each branch a constant: a literal chosen at run time is copied by a call.
                 if isFirst { c.raw(",\"isFirstResponder\":true}}") } else { c.raw(",\"isFirstResponder\":false}}") }
             }
         case .focusChanged(let from, let to):
             w.write(upTo: fixed + JSONCursor.bound(from ?? "") + JSONCursor.bound(to ?? "")) { c in
-                open(record, &c)
+                open(record, .focusChanged, &c)
                 c.raw(",\"from\":"); c.optionalString(from)
                 c.raw(",\"to\":"); c.optionalString(to)
                 c.raw("}}")
             }
         case .demandChanged(let id, let demand, let outcome):
             w.write(upTo: fixed + JSONCursor.bound(id) + JSONCursor.bound(demand?.rawValue ?? "") + JSONCursor.bound(outcome.rawValue)) { c in
-                open(record, &c)
+                open(record, .demandChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 c.raw(",\"demand\":"); c.optionalString(demand?.rawValue)
                 c.raw(",\"outcome\":"); c.string(outcome.rawValue)
                 c.raw("}}")
             }
         case .returnPressed(let id, let action):
-            writeFieldAnd(",\"action\":", action.rawValue, id: id, record, fixed: fixed, to: &w)
+            writeFieldAnd(",\"action\":", action.rawValue, id: id, record, .returnPressed, fixed: fixed, to: &w)
         case .deletePressed(let id, let before):
-            writeFieldAnd(",\"textBefore\":", before, id: id, record, fixed: fixed, to: &w)
+            writeFieldAnd(",\"textBefore\":", before, id: id, record, .deletePressed, fixed: fixed, to: &w)
         case .changeRejected(let id, let reason):
-            writeFieldAnd(",\"reason\":", reason.rawValue, id: id, record, fixed: fixed, to: &w)
+            writeFieldAnd(",\"reason\":", reason.rawValue, id: id, record, .changeRejected, fixed: fixed, to: &w)
         case .fieldRemoved(let id):
             w.write(upTo: fixed + JSONCursor.bound(id)) { c in
-                open(record, &c)
+                open(record, .fieldRemoved, &c)
                 c.raw(",\"field\":"); c.string(id)
                 c.raw("}}")
             }
         case .formDefined(let snapshot), .formReset(let snapshot):
-            w.write(upTo: fixed) { open(record, &$0) }
+            w.write(upTo: fixed) { open(record, EventName(record.event), &$0) }
             FieldEncoder.writeFormBody(snapshot, to: &w)
             w.writeRaw("}}")
         case .fieldAdded(let f, let index):
-            w.write(upTo: fixed) { open(record, &$0) }
+            w.write(upTo: fixed) { open(record, .fieldAdded, &$0) }
             w.key("field"); FieldEncoder.writeSnapshot(f, to: &w)
             w.writeInt(index, after: ",\"index\":")
             w.writeRaw("}}")
         case .fieldChanged(let id, let changes):
-            w.write(upTo: fixed) { open(record, &$0) }
+            w.write(upTo: fixed) { open(record, .fieldChanged, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("changes"); FieldEncoder.writeChanges(changes, to: &w)
             w.writeRaw("}}")
         case .validityChanged(let id, let validity):
-            w.write(upTo: fixed) { open(record, &$0) }
+            w.write(upTo: fixed) { open(record, .validityChanged, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("valid"); w.writeBool(validity.isValid)
             w.key("errors"); FieldEncoder.writeValidationErrors(validity.errors, to: &w)
             w.writeRaw("}}")
         case .submitted(let values, let withheld):
-            w.write(upTo: fixed) { open(record, &$0) }
+            w.write(upTo: fixed) { open(record, .submitted, &$0) }
             w.key("values"); FieldEncoder.writeValues(values, to: &w)
             w.key("withheld"); w.writeStrings(withheld)
             w.writeRaw("}}")
         case .submitFailed(let errors):
-            w.write(upTo: fixed) { open(record, &$0) }
+            w.write(upTo: fixed) { open(record, .submitFailed, &$0) }
             w.key("errors"); FieldEncoder.writeErrors(errors, to: &w)
             w.writeRaw("}}")
         }
     }
 
     /// `{"jsonrpc":"2.0","method":NAME,"params":{"form":FORM,"seq":SEQ`. Inlined into each
-    /// case, where the event's name is known and folds into constant stores.
+    /// case, which passes its event's name as a constant, so the name folds into constant stores.
     @inline(__always)
-    private static func open(_ record: EventRecord, _ c: inout JSONCursor) {
+    private static func open(_ record: EventRecord, _ name: EventName, _ c: inout JSONCursor) {
         c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"")
-        c.raw(name(of: record.event))
+        c.raw(name.spelling)
         // Most clients never name a form: its name, compared in a few instructions, is
         // then written as a constant instead of quoted (about a hundred) for each event.
         if record.form == FormEngine.defaultForm {
@@ -150,10 +129,10 @@ public enum EventEncoder {
     }
 
     /// An event of a field and one string member.
-    private static func writeFieldAnd(_ key: StaticString, _ value: String, id: String, _ record: EventRecord, fixed: Int,
-                                      to w: inout JSONWriter) {
+    private static func writeFieldAnd(_ key: StaticString, _ value: String, id: String, _ record: EventRecord, _ name: EventName,
+                                      fixed: Int, to w: inout JSONWriter) {
         w.write(upTo: fixed + JSONCursor.bound(id) + JSONCursor.bound(value)) { c in
-            open(record, &c)
+            open(record, name, &c)
             c.raw(",\"field\":"); c.string(id)
             c.raw(key); c.string(value)
             c.raw("}}")

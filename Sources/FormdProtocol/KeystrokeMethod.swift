@@ -29,11 +29,6 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
         var name: String { spelling.description }
     }
 
-    init?(name: String) {
-        guard let method = KeystrokeMethod.allCases.first(where: { $0.name == name }) else { return nil }
-        self = method
-    }
-
     /// The name as a literal, for matching a request's bytes against (see `Key.spelling`).
     @inline(__always)
     var spelling: StaticString { names.spelling }

@@ -92,11 +92,8 @@ public struct ParamsReader: ParamsSource {
 
     /// A required whole number from 0 up (a position).
     public func count(_ key: String) throws(ProtocolError) -> Int {
-        switch try nullableCount(key) {
-        case .some(.some(let n)): return n
-        case .some(.none): throw .invalidParams("\(name(key)) must be a whole number from 0 up, got null")
-        case .none: throw .invalidParams("missing \(name(key)) (a whole number from 0 up)")
-        }
+        guard let n = try optionalCount(key) else { throw .invalidParams("missing \(name(key)) (a whole number from 0 up)") }
+        return n
     }
 
     /// A required key of any type.
@@ -113,11 +110,9 @@ public struct ParamsReader: ParamsSource {
 
     /// An optional whole number from 0 up.
     public func optionalCount(_ key: String) throws(ProtocolError) -> Int? {
-        switch try nullableCount(key) {
-        case .some(.some(let n)): return n
-        case .some(.none): throw .invalidParams("\(name(key)) must be a whole number from 0 up, got null")
-        case .none: return nil
-        }
+        guard let n = try nullableCount(key) else { return nil }
+        guard let n else { throw .invalidParams("\(name(key)) must be a whole number from 0 up, got null") }
+        return n
     }
 
     public func optionalObject(_ key: String) throws(ProtocolError) -> JSONObject? {

@@ -8,12 +8,8 @@ import FormdJSON
 /// the request's line, so the params live no longer than its decoding.
 struct ScannedParams: ParamsSource {
     var method: KeystrokeMethod
-    private var form: UnsafeBufferPointer<UInt8>? = nil
-    private var field: UnsafeBufferPointer<UInt8>? = nil
-    private var text: UnsafeBufferPointer<UInt8>? = nil
-    private var direction: UnsafeBufferPointer<UInt8>? = nil
-    private var unit: UnsafeBufferPointer<UInt8>? = nil
-    private var demand: UnsafeBufferPointer<UInt8>? = nil
+    /// The value of each key, by `Key.rawValue`.
+    private var values = InlineArray<6, UnsafeBufferPointer<UInt8>?>(repeating: nil)
 
     init(_ method: KeystrokeMethod) { self.method = method }
 
@@ -21,27 +17,11 @@ struct ScannedParams: ParamsSource {
     static func spelling(of key: KeystrokeMethod.Key) -> String { key.name }
 
     func optionalString(_ key: KeystrokeMethod.Key) -> String? {
-        let value: UnsafeBufferPointer<UInt8>?
-        switch key {
-        case .form: value = form
-        case .field: value = field
-        case .text: value = text
-        case .direction: value = direction
-        case .unit: value = unit
-        case .demand: value = demand
-        }
-        return value.map { ShortASCII.string($0.baseAddress!, count: $0.count) }
+        values[key.rawValue].map { ShortASCII.string($0.baseAddress!, count: $0.count) }
     }
 
     /// Sets `key` to `value`: plain ASCII (a compact request's string), within the line.
     mutating func set(_ key: KeystrokeMethod.Key, _ value: UnsafeBufferPointer<UInt8>) {
-        switch key {
-        case .form: form = value
-        case .field: field = value
-        case .text: text = value
-        case .direction: direction = value
-        case .unit: unit = value
-        case .demand: demand = value
-        }
+        values[key.rawValue] = value
     }
 }

@@ -10,15 +10,6 @@ public enum ServerInfo {
     /// The Unicode version of the standard library formd is built with: it decides grapheme
     /// clusters (what a character is), canonical equivalence, letters and numbers.
     public static let unicodeVersion = "17.0"
-    /// Every notification formd writes: the form events, then `error` and `shutdown`
-    /// (which belong to no form and reach a client whatever it subscribed to).
-    public static let events = [
-        "formDefined", "formReset", "fieldAdded", "fieldRemoved", "fieldChanged", "textChanged", "selectionChanged",
-        "responderChanged", "focusChanged", "demandChanged", "returnPressed", "deletePressed",
-        "changeRejected", "validityChanged", "submitted", "submitFailed", "error", "shutdown",
-    ]
-    /// The events a form emits (carrying `form` and `seq`): what `subscribe` can name.
-    public static let formEvents = Array(events.dropLast(2))
 
     /// The `initialize` result, with the choices made for this client.
     public static func writeInitializeResult(positionEncoding: PositionEncoding, textSync: TextSync, framing: Framing,
@@ -33,8 +24,8 @@ public enum ServerInfo {
         w.key("unicodeVersion"); w.writeString(unicodeVersion)
         w.closeObject()
         w.key("capabilities")
-        w.key("methods", first: true); w.writeStrings(MethodDecoder.methods)
-        w.key("events"); w.writeStrings(events)
+        w.key("methods", first: true); w.writeStrings(MethodRegistry.names)
+        w.key("events"); w.writeStrings(EventName.allCases.map(\.name))
         w.key("positionEncodings"); w.writeStrings(PositionEncoding.allCases.map(\.rawValue))
         w.key("textSync"); w.writeStrings(TextSync.allCases.map(\.rawValue))
         w.closeObject()

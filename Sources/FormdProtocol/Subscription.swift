@@ -20,7 +20,7 @@ public struct SubscriptionRule: Equatable, Sendable {
     /// (dropping a field's events never drops the form's).
     func matches(_ record: EventRecord, subscribing: Bool) -> Bool {
         if let forms, !forms.contains(record.form) { return false }
-        if let events, !events.contains(EventEncoder.name(of: record.event).description) { return false }
+        if let events, !events.contains(EventName(record.event).name) { return false }
         if let fields {
             guard let id = record.event.fieldID else { return subscribing }
             if !fields.contains(id) { return false }

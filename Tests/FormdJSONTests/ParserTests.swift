@@ -90,21 +90,18 @@ final class ParserTests: XCTestCase {
         }
     }
 
-    func testCommonWordsAndTheirNearMissesParseToThemselves() {
-        // The parser hands out shared literals for the protocol's most frequent words
-        // (`CommonStrings`): each must come back as itself, and a word one byte away from
-        // one (same length) must not be mistaken for it.
-        let words = ["id", "to", "2.0", "end", "form", "text", "code", "data", "undo", "redo", "field", "start",
-                     "error", "method", "params", "result", "demand", "become", "resign", "delete", "select",
-                     "jsonrpc", "message", "setText", "moveCaret", "focusNext", "insertText", "pressReturn",
-                     "demandFocus"]
-        for word in words {
-            XCTAssertEqual(parseOK("\"\(word)\""), .string(word))
-            XCTAssertEqual(parseOK("{\"\(word)\":1}")?.objectValue?.members.first?.key, word)
-            for position in word.indices {
-                var near = word
-                near.replaceSubrange(position...position, with: word[position] == "q" ? "Q" : "q")
-                XCTAssertEqual(parseOK("\"\(near)\""), .string(near))
+    func testShortStringsParseToThemselvesAtEveryLength() {
+        // A short ASCII string is written straight into its two inline words (`ShortASCII`):
+        // at every length around the 15-byte inline limit, with a byte beyond ASCII among
+        // them (which must take the general path) and with an escape, each comes back as
+        // itself, as a value and as a key.
+        for length in 0...20 {
+            let plain = String((0..<length).map { Character(Unicode.Scalar(UInt8(0x61 + $0 % 26))) })
+            for word in [plain, plain + "é", "é" + plain, plain + "\\n"] {
+                let text = word.replacingOccurrences(of: "\\n", with: "\n")
+                XCTAssertEqual(parseOK("\"\(word)\""), .string(text))
+                XCTAssertEqual(parseOK("{\"\(word)\":1}")?.objectValue?.members.first?.key, text)
+                XCTAssertEqual(parseOK("\"\(word)\"")?.stringValue.map { Array($0.utf8) }, Array(text.utf8))
             }
         }
     }
