@@ -6,9 +6,10 @@
 
 What it checks:
   1. every file under protocol/schemas is itself a valid draft 2020-12 schema;
-  2. every method in MethodDecoder.methods has params/<m>.json and results/<m>.json,
-     every event in ServerInfo.events has events/<e>.json, and no schema file names a
-     method or event the implementation does not have;
+  2. every method formd lists in `initialize`'s capabilities (from its MethodRegistry)
+     has params/<m>.json and results/<m>.json, every event it lists (EventName) has
+     events/<e>.json, and no schema file names a method or event formd does not have.
+     The lists come from the binary itself: $FORMD, or .build/debug/formd;
   3. in every protocol/transcripts/*.jsonl:
      - each `> ` line (a request, notification or batch) against defs/request.json and
        its params against params/<method>.json, except lines right after a
@@ -30,8 +31,9 @@ Prints one line per failure, then `N passed, M failed`; exits 1 if anything fail
 from __future__ import annotations
 
 import json
+import os
 import pathlib
-import re
+import subprocess
 import sys
 
 try:
@@ -45,8 +47,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 SCHEMAS = HERE / "schemas"
 TRANSCRIPTS = HERE / "transcripts"
-METHOD_DECODER = ROOT / "Sources/FormdProtocol/MethodDecoder.swift"
-SERVER_INFO = ROOT / "Sources/FormdProtocol/ServerInfo.swift"
+FORMD = pathlib.Path(os.environ.get("FORMD") or ROOT / ".build/debug/formd")
 
 
 class Checker:
@@ -136,16 +137,21 @@ class Checker:
     # -- coverage ----------------------------------------------------------------
 
     @staticmethod
-    def swift_string_list(path: pathlib.Path, name: str) -> list[str]:
-        text = path.read_text(encoding="utf-8")
-        m = re.search(r"static let " + re.escape(name) + r"\s*=\s*\[(.*?)\]", text, re.S)
-        if not m:
-            raise SystemExit(f"cannot find `static let {name} = [...]` in {path}")
-        return re.findall(r'"([^"]*)"', m.group(1))
+    def capabilities() -> dict:
+        """What the binary's `initialize` says it has: its method and event registries."""
+        if not os.access(FORMD, os.X_OK):
+            raise SystemExit(f"no formd binary at {FORMD}: run `swift build` first or set FORMD")
+        request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize"}) + "\n"
+        out = subprocess.run([str(FORMD)], input=request, capture_output=True, text=True, timeout=30).stdout
+        for line in out.splitlines():
+            msg = json.loads(line)
+            if msg.get("id") == 1:
+                return msg["result"]["capabilities"]
+        raise SystemExit(f"{FORMD} did not answer initialize: {out!r}")
 
     def check_coverage(self) -> None:
-        methods = self.swift_string_list(METHOD_DECODER, "methods")
-        events = self.swift_string_list(SERVER_INFO, "events")
+        caps = self.capabilities()
+        methods, events = caps["methods"], caps["events"]
         for kind, names in (("params", methods), ("results", methods), ("events", events)):
             have = {p.split("/", 1)[1][:-5] for p in self.schemas if p.startswith(kind + "/")}
             for n in names:
