@@ -4,7 +4,7 @@ import XCTest
 /// Unknown methods and keys suggest the known name one or two edits away.
 final class NameSuggestionTests: XCTestCase {
     func testNearNamesAreSuggested() {
-        let methods = MethodDecoder.methods
+        let methods = MethodRegistry.names
         XCTAssertEqual(NameSuggestion.nearest(to: "settext", in: methods), "setText")
         XCTAssertEqual(NameSuggestion.nearest(to: "insertTxt", in: methods), "insertText")
         XCTAssertEqual(NameSuggestion.nearest(to: "udno", in: methods), "undo")
@@ -17,8 +17,8 @@ final class NameSuggestionTests: XCTestCase {
     }
 
     func testTheMessagesCarryTheSuggestion() {
-        XCTAssertTrue(MethodDecoder.unknownMethod("settext").message.hasPrefix("unknown method \"settext\" (did you mean \"setText\"?); formd's methods are: "),
-                      MethodDecoder.unknownMethod("settext").message)
-        XCTAssertTrue(MethodDecoder.unknownMethod("frobnicate").message.hasPrefix("unknown method \"frobnicate\"; formd's methods are: "))
+        XCTAssertTrue(MethodRegistry.unknownMethod("settext").message.hasPrefix("unknown method \"settext\" (did you mean \"setText\"?); formd's methods are: "),
+                      MethodRegistry.unknownMethod("settext").message)
+        XCTAssertTrue(MethodRegistry.unknownMethod("frobnicate").message.hasPrefix("unknown method \"frobnicate\"; formd's methods are: "))
     }
 }
