@@ -177,6 +177,8 @@ class Checker:
         lines = path.read_text(encoding="utf-8").split("\n")
         for number, line in enumerate(lines, 1):
             where = f"{name}:{number}"
+            # A transcript of several clients marks each line with its client: `2> `, `2< `.
+            line = re.sub(r"^[0-9]+(?=[<>])", "", line)
             if line.startswith("# args:"):
                 self.check_args(line[len("# args:"):].split(), where)
                 continue
