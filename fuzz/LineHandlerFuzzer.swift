@@ -39,6 +39,8 @@ enum Fuzz {
         var limits = SessionLimits()
         limits.maxLineBytes = 4096
         limits.maxDepth = 24
+        // Small enough that a batch of a few getStates passes it.
+        limits.maxLineOutput = maxLineOutput
         let engine = FormEngine(limits: EngineLimits(maxUndoSteps: 16, maxFields: maxFields, maxForms: maxForms, maxTextLength: maxTextLength,
                                                      maxTotalText: maxTotalText))
         return Session(engine: engine, limits: limits)
@@ -49,6 +51,7 @@ enum Fuzz {
     /// Below what the other limits allow (6 × 48 fields × 2 × 1024 characters), so the
     /// text budget is what refuses texts, presets given to many fields, undo and reset.
     static let maxTotalText = 16_384
+    static let maxLineOutput = 8192
 
     static func checkEngine(recount: Bool, _ input: UnsafeRawBufferPointer) {
         let engine = session.engine
@@ -105,6 +108,12 @@ enum Fuzz {
                 }
                 start = nl + 1
             }
+        }
+        // A batch stops being carried out past `maxLineOutput`: its answers are bounded
+        // by that, one more answer (a state, at most the text budget six times over, plus
+        // each field's members) and one refusal per request.
+        if w.bytes.count > maxLineOutput + 6 * maxTotalText + maxForms * maxFields * 1024 + 300 * line.count {
+            fail("a line produced \(w.bytes.count) bytes of output", line)
         }
         // A batch may mix requests that succeed with ones that fail.
         if line.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "[") { return }

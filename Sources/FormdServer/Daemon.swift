@@ -66,8 +66,12 @@ public struct Daemon: Sendable {
             // Events go out at once; each response is moved from the end of the output into
             // `response`, which becomes the batch's array.
             response.removeAll()
+            let lineStart = w.count
             for item in batch {
-                guard let start = handle(item, client: &client, into: &w, peers: &peers, events: &sink) else { continue }
+                // Past `maxLineOutput`, the rest of the batch is refused, not carried out.
+                let over = w.count - lineStart + response.count > limits.maxLineOutput
+                guard let start = over ? refuse(item, ProtocolError(.limitExceeded, "limit maxLineOutput exceeded: this batch's answers passed \(limits.maxLineOutput) bytes, so its remaining requests were not carried out; send them in smaller batches (raise it with --max-line-output)"), client: client, into: &w)
+                                       : handle(item, client: &client, into: &w, peers: &peers, events: &sink) else { continue }
                 if !response.isEmpty { response.writeRaw(",") }
                 w.withUnsafeBytes { response.writeRaw(UnsafeRawBufferPointer(rebasing: $0[start...])) }
                 w.truncate(to: start)
@@ -94,17 +98,7 @@ public struct Daemon: Sendable {
                                                                      into w: inout JSONWriter, peers: inout Peers,
                                                                      events sink: inout Sink) -> Int? {
         let answer = self.answer(envelope.call, client: &client, into: &w, peers: &peers, events: &sink)
-        if case .refused(let error) = answer {
-            guard let id = envelope.id else {
-                if client.errorNotifications {
-                    writeMessage(&w, client.framing) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
-                }
-                return nil
-            }
-            let start = w.count
-            MessageWriter.writeError(id: id, error, to: &w)
-            return start
-        }
+        if case .refused(let error) = answer { return refuse(envelope, error, client: client, into: &w) }
         guard let id = envelope.id else { return nil }
         let start = w.count
         switch answer {
@@ -119,6 +113,21 @@ public struct Daemon: Sendable {
         case .refused:
             preconditionFailure("a refused call is answered with its error above")
         }
+        return start
+    }
+
+    /// Answers `envelope` with `error`: a response when it has an id (where it starts in
+    /// `w` is returned, as `handle` does), else an `error` notification if the client
+    /// takes them.
+    private func refuse(_ envelope: Envelope, _ error: ProtocolError, client: ClientState, into w: inout JSONWriter) -> Int? {
+        guard let id = envelope.id else {
+            if client.errorNotifications {
+                writeMessage(&w, client.framing) { MessageWriter.writeErrorNotification(error, line: client.lineNumber, method: envelope.method, to: &$0) }
+            }
+            return nil
+        }
+        let start = w.count
+        MessageWriter.writeError(id: id, error, to: &w)
         return start
     }
 

@@ -4,6 +4,8 @@ import FormdJSON
 public struct SessionLimits: Sendable {
     /// Longest accepted input line, in bytes (without the newline).
     public var maxLineBytes = 1 << 20
+    /// Bytes of output a batch may produce before its remaining requests are refused.
+    public var maxLineOutput = 16 << 20
     /// Deepest accepted nesting of arrays and objects, at most `maxDepthCeiling`.
     public var maxDepth = JSONParser.defaultMaxDepth {
         didSet { maxDepth = min(maxDepth, SessionLimits.maxDepthCeiling) }

@@ -99,6 +99,7 @@ enum CommandLineOptions {
           --max-pattern-size <n>  Instructions of one compiled pattern or inputFilter.
                                   (default: \(e.maxPatternSize))
           --max-total-text <n>    Bytes of text and initial text in all fields. (default: \(e.maxTotalText))
+          --max-line-output <n>   Bytes of answers one batch may produce. (default: \(s.maxLineOutput))
 
         EXAMPLE:
           echo '{"id":1,"method":"getState"}' | formd --form examples/login.json
@@ -164,6 +165,7 @@ enum CommandLineOptions {
             case "--max-undo": o.engineLimits.maxUndoSteps = try count(arg)
             case "--max-pattern-size": o.engineLimits.maxPatternSize = try count(arg)
             case "--max-total-text": o.engineLimits.maxTotalText = try count(arg)
+            case "--max-line-output": o.sessionLimits.maxLineOutput = try count(arg)
             default:
                 throw UsageError(message: arg.hasPrefix("-") ? "unknown option '\(arg)'" : "unexpected argument '\(arg)'")
             }
