@@ -607,31 +607,79 @@ def ClearField()
   endif
 enddef
 
-# The text of a register on one line: without the line break that ends a linewise one,
-# other line breaks and tabs as spaces.
-def RegisterText(name: string): string
-  return substitute(getreg(name), '\n$', '', '')->substitute('[\n\t]', ' ', 'g')
+# Pasted text for a one-line field (as formd tui pastes it): without the line break that
+# ends it (a linewise register), other line breaks and tabs as spaces.
+def SingleLine(text: string): string
+  return substitute(text, '[\r\n]\+$', '', '')->substitute('[\r\n\t]', ' ', 'g')
 enddef
 
-# p and P: the register's text pasted (editAction paste) after / at the caret.
-def Put(after: bool)
+def RegisterText(name: string): string
+  return SingleLine(getreg(name))
+enddef
+
+# Text put in at formd's caret in field `f` by one command (p, P, Insert-mode CTRL-R, a
+# terminal's paste): `editAction paste`, or typed with `insertText` when `typed`. Into a
+# one-time-code box (autoAdvance) it is typed a character at a time, so a whole code fills
+# the boxes in turn (formd refuses it whole by maxLength and leaves splitting it to us).
+def PutIn(s: dict<any>, f: dict<any>, text: string, typed: bool)
+  if text == ''
+    return
+  endif
+  EnsureFocus(s)
+  if get(f, 'autoAdvance', false) == true
+    for c in split(text, '\zs')
+      Request(s, 'insertText', {text: c}, null_function, true) # (past the last box: no focus)
+    endfor
+  elseif typed
+    Request(s, 'insertText', {text: text})
+  else
+    Request(s, 'editAction', {action: 'paste', text: text}, (r) => {
+      if r.performed == false && r.reason == 'unsupported'
+        Warn('this field takes no paste')
+      endif
+    })
+  endif
+enddef
+
+# The field a key acts on: the first responder, else the one under the cursor.
+def Target(s: dict<any>): dict<any>
+  var f = Field(s, s.model.firstResponder)
+  return !empty(f) || line('.') > len(s.model.fields) ? f : s.model.fields[line('.') - 1]
+enddef
+
+# p and P: `text` (the register's) pasted after / at the caret.
+def Put(after: bool, text: string = RegisterText(v:register))
   var s = Current()
   if empty(s)
     return
   endif
   Sync(s)
-  var text = RegisterText(v:register)
   var f = Field(s, s.model.firstResponder)
   if after && !empty(f) && Caret(f) < len(render.Display(f))
     Send(s, 'moveCaret', {to: 'right'})
   endif
-  if text != ''
-    EnsureFocus(s)
-    Request(s, 'editAction', {action: 'paste', text: repeat(text, v:count1)}, (r) => {
-      if r.performed == false && r.reason == 'unsupported'
-        Warn('this field takes no paste')
-      endif
-    })
+  PutIn(s, Target(s), repeat(text, v:count1), false)
+enddef
+
+# A terminal's (bracketed) paste: Vim would insert the text itself, past InsertCharPre, so
+# that a pasted secret would enter the buffer and the ". register. Read up to its end and
+# paste it at formd's caret (in Normal mode after the cursor, as Vim pastes there).
+def TerminalPaste()
+  var text = ''
+  while true
+    var c = getcharstr()
+    if c == "\<PasteEnd>"
+      break
+    endif
+    text ..= c
+  endwhile
+  if mode() ==# 'n'
+    Put(true, SingleLine(text))
+  else
+    var s = Current()
+    if !empty(s)
+      PutIn(s, Target(s), SingleLine(text), false)
+    endif
   endif
 enddef
 
@@ -651,8 +699,9 @@ enddef
 # Insert-mode CTRL-R {register}.
 def InsertRegister()
   var name = getcharstr()
-  if name =~ '^[-a-zA-Z0-9"*+.:%#/]$'
-    Type(RegisterText(name))
+  var s = Current()
+  if !empty(s) && name =~ '^[-a-zA-Z0-9"*+.:%#/]$'
+    PutIn(s, Target(s), RegisterText(name), true)
   endif
 enddef
 
@@ -764,6 +813,8 @@ def MapKeys()
   nnoremap <buffer> <silent> <nowait> r <ScriptCmd>ReplaceChar()<CR>
   nnoremap <buffer> <silent> <nowait> p <ScriptCmd>Put(true)<CR>
   nnoremap <buffer> <silent> <nowait> P <ScriptCmd>Put(false)<CR>
+  nnoremap <buffer> <silent> <nowait> <PasteStart> <ScriptCmd>TerminalPaste()<CR>
+  inoremap <buffer> <silent> <nowait> <PasteStart> <ScriptCmd>TerminalPaste()<CR>
   # The form's lines are formd's: no new lines, no joins.
   for key in ['o', 'O', 'J', 'gJ']
     exe 'nnoremap <buffer> <silent> <nowait> ' .. key .. ' <Nop>'

@@ -423,7 +423,42 @@ def case_private():
     v.close()
 
 
-CASES = [case_typing_undo_and_password, case_otp, case_insert_entries, case_disabled_field, case_private]
+def case_paste():
+    """A terminal's paste (bracketed) and p: a code fills the otp boxes; a pasted password
+    lands in formd only (not the buffer, not the ". register)."""
+    d, v = attached("examples/otp.json")
+    v.keys("i")
+    tmux("set-buffer", "-b", "formd-code", "123456")
+    tmux("paste-buffer", "-p", "-b", "formd-code", "-t", v.name)
+    texts = lambda: [f["text"] for f in d.fields().values()]
+    ok = wait(lambda: texts() == list("123456"))
+    check("paste: a code pasted in Insert mode fills the six boxes", ok, "%r\n%s" % (texts(), v.dump()))
+    d.request("reset")
+    v.keys("Escape")
+    v.ex('let @a = "654321"')
+    v.keys("g", "g", '"', "a", "P")
+    ok = wait(lambda: texts() == list("654321"))
+    check("paste: P of a code fills the six boxes", ok, "%r\n%s" % (texts(), v.dump()))
+    v.close()
+    d.stop()
+
+    d, v = attached()
+    v.keys("j", "i")
+    v.expect("paste: the password has focus", lambda v: v.marked() == [1])
+    tmux("set-buffer", "-b", "formd-secret", SECRET)
+    tmux("paste-buffer", "-p", "-b", "formd-secret", "-t", v.name)
+    expect_text("paste: a password pasted in Insert mode lands in formd", d, "password", SECRET, v)
+    v.keys("Escape")
+    out = os.path.join(v.dir, "probe")
+    v.ex("call writefile(getline(1, '$') + [execute('registers')], '%s')" % out)
+    ok = wait(lambda: v.file("probe"))
+    probe = (v.file("probe") or b"").decode("utf-8", "replace")
+    check("paste: the pasted password is in no register or line", ok and SECRET not in probe, probe)
+    v.close()
+    d.stop()
+
+
+CASES = [case_typing_undo_and_password, case_otp, case_paste, case_insert_entries, case_disabled_field, case_private]
 
 
 def main():
@@ -431,6 +466,9 @@ def main():
     signal.signal(signal.SIGINT, on_signal)
     only = sys.argv[1:]
     try:
+        # A session that outlives the cases: the server does not exit (and race a new
+        # session) each time a case closes its Vim.
+        tmux("new-session", "-d", "-s", "keep", "sleep 3600")
         for case in CASES:
             if only and not any(o in case.__name__ for o in only):
                 continue
