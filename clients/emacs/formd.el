@@ -861,14 +861,13 @@ with `autoAdvance' moves on after the first."
   "TEXT for a one-line field: line breaks and tabs as spaces, no final newline."
   (replace-regexp-in-string "[\n\r\t]" " " (string-trim-right text "[\n\r]+")))
 
-(defun formd-yank ()
-  "Paste the latest kill at formd's caret in the field on point's line.
+(defun formd--paste (text)
+  "Paste TEXT at formd's caret in the field on point's line.
 This is `editAction paste': one undo step, filtered and bounded like
 typing.  A paste too long for a field with `autoAdvance' (a whole
 one-time code into the first of its boxes) is typed instead, one
 character after the other, so it fills the boxes in turn."
-  (interactive)
-  (let ((text (formd--single-line (current-kill 0))))
+  (let ((text (formd--single-line text)))
     (unless (string-empty-p text)
       (pcase-let* ((`(,s ,id ,result)
                     (formd--edit "editAction" `((action . "paste") (text . ,text))))
@@ -878,7 +877,23 @@ character after the other, so it fills the boxes in turn."
                (cl-loop for c across text
                         while (formd-session-first-responder s)
                         do (formd-insert (string c))))
-              (t (formd--refused s id result)))))))
+              (t (formd--refused s id result)))
+        (when (and f (gethash 'secure f))
+          ;; The pasted characters came in as events: keep them out of `view-lossage'.
+          (clear-this-command-keys))))))
+
+(defun formd-yank ()
+  "Paste the latest kill at formd's caret in the field on point's line.
+See `formd--paste'."
+  (interactive)
+  (formd--paste (current-kill 0)))
+
+(defun formd-xterm-paste (event)
+  "Paste what the terminal pasted (EVENT, an `xterm-paste' event) at formd's caret.
+Unlike `xterm-paste', the text is not put on the kill ring, so a
+pasted password stays out of it.  See `formd--paste'."
+  (interactive "e")
+  (formd--paste (nth 1 event)))
 
 (defun formd--removed-text (old new)
   "The text a deletion took out of OLD to leave NEW."
@@ -1103,6 +1118,7 @@ field keys stay untranslated, so no preview ever shows what is typed."
   (let ((map (make-sparse-keymap)))
     (define-key map [remap self-insert-command] #'formd-self-insert)
     (define-key map [remap yank] #'formd-yank)
+    (define-key map [xterm-paste] #'formd-xterm-paste)
     (define-key map [remap delete-backward-char] #'formd-delete-backward-char)
     (define-key map [remap backward-delete-char-untabify] #'formd-delete-backward-char)
     (define-key map [remap delete-char] #'formd-delete-forward-char)
