@@ -3,7 +3,7 @@ import FormdProtocol
 
 /// An input line taken as far as it goes without the daemon's state: parsed, its requests
 /// decoded into calls, or the reason it could not be. Decoding is pure, so the stdio
-/// server does it on its reading thread while the engine works on earlier lines.
+/// server does it on its burst thread while the engine works on earlier lines.
 public enum DecodedLine: Sendable {
     /// Only whitespace: counted, never answered.
     case blank

@@ -4,9 +4,9 @@ import FormdProtocol
 
 /// A stretch of a burst's output with its events still records: the serving thread wrote
 /// the responses (and anything else) to `bytes` and marked where each command's events
-/// go; the reading thread writes the events there (`write(to:flushingAt:)`) and frees
+/// go; the burst thread (`BurstIO`) writes the events there (`write(to:flushingAt:)`) and frees
 /// them. Encoding and freeing events would be about a third of the serving thread's work
-/// in a burst of keystrokes; given to the reading thread, it balances the two.
+/// in a burst of keystrokes; given to the burst thread, it balances the two.
 struct HeldOutput: Sendable {
     /// Records up to `end` (from the previous mark's) go before `bytes[offset...]`.
     struct Mark: Sendable {

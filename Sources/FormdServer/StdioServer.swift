@@ -10,7 +10,7 @@ import FormdProtocol
 /// Output collects in one buffer and is flushed when the input has nothing more ready, so
 /// a burst of commands is answered in a few large writes while a single interactive
 /// request is answered at once. A single request is read, decoded and carried out on this
-/// thread; once a read fills a whole block (a burst), a `ReadAhead` thread reads and
+/// thread; once a read fills a whole block (a burst), a `BurstIO` thread reads and
 /// decodes the rest of the burst on the other core while this one works the engine.
 ///
 /// Between reads it waits in `poll` on the input, the output and the signal pipe, so it
@@ -22,15 +22,17 @@ public struct StdioServer {
     private let inputFD: Int32
     /// Flush anyway once this much output is waiting, even if more input is ready.
     private let flushThreshold = 1 << 16
+    /// Serving, or over and why.
+    private var lifecycle = StdioLifecycle.serving
     /// The session's observer could not commit: nothing more is written.
-    public private(set) var halted = false
+    public var halted: Bool { lifecycle == .ended(.journalFailed) }
     /// Why writing the output failed, when it was not the reader going away (EPIPE).
     public var outputFailure: Int32? { output.failure }
-    /// The read-ahead thread of the burst being served: it writes the output meanwhile.
-    private var burst: ReadAhead? = nil
+    /// The second thread of the burst being served: it reads ahead and writes the output.
+    private var burst: BurstIO? = nil
     /// The event sink during a burst: events stay records for the burst's thread to encode.
     private var held = HeldEvents()
-    /// Events held for the read-ahead thread before they are handed over even mid-block,
+    /// Events held for the burst thread before they are handed over even mid-block,
     /// so a block of commands with many events does not pile up records.
     private let heldThreshold = 4096
 
@@ -42,7 +44,7 @@ public struct StdioServer {
 
     /// The input's `Content-Length` header block could not be read: the conversation ended
     /// there (said on stderr and in an `error` notification), and formd exits 1.
-    public var lostFraming: Bool { session.unreadableHeader != nil }
+    public var lostFraming: Bool { lifecycle == .ended(.unreadableHeader) }
 
     /// Returns when the conversation is over; everything answered has been flushed.
     public mutating func run() {
@@ -55,7 +57,7 @@ public struct StdioServer {
         // One byte of slack for a trailing `\r`, which the decoder strips before it
         // measures the line against the limit.
         let input = InputLines(fd: inputFD, maxLineBytes: min(session.limits.maxLineBytes, Int.max >> 2) + 1)
-        while !stopped {
+        while serving() {
             guard waitForInput() else { break }
             let result = input.reader.fill()
             if let framing = input.reader.framing, framing != session.framing { session.framing = framing }
@@ -64,20 +66,22 @@ public struct StdioServer {
                 handleLines(from: &input.reader, final: false)
             case .endOfInput:
                 handleLines(from: &input.reader, final: true)
+                end(.endOfInput)
                 flush()
                 return
             case .interrupted:
                 continue
             case .failed:
+                end(.inputFailed)
                 flush()
                 return
             }
             // A short read already says the input is drained; only after a full one is it
             // worth a poll to see whether more of a burst is waiting. A burst then goes to
-            // a read-ahead thread; a read that took exactly what was there is answered now,
+            // a `BurstIO` thread; a read that took exactly what was there is answered now,
             // not after input that may never come.
             let moreWaiting = !input.reader.drainedInput && inputReady()
-            if moreWaiting && !stopped, let burst = ReadAhead(input: input, output: output.fd, limits: session.limits,
+            if moreWaiting && serving(), let burst = BurstIO(input: input, output: output.fd, limits: session.limits,
                                                                flushThreshold: flushThreshold) {
                 guard serve(burst) else { break }
                 continue
@@ -89,9 +93,9 @@ public struct StdioServer {
         flush()
     }
 
-    /// Carries out the lines a `ReadAhead` decodes until its burst is over. False when the
+    /// Carries out the lines a `BurstIO` decodes until its burst is over. False when the
     /// conversation ended meanwhile (the output is flushed then).
-    private mutating func serve(_ burst: ReadAhead) -> Bool {
+    private mutating func serve(_ burst: BurstIO) -> Bool {
         // What was written before the burst goes out before anything the burst writes.
         flush()
         self.burst = burst
@@ -105,25 +109,26 @@ public struct StdioServer {
             if burst.outputClosed { output.markClosed(failure: burst.outputFailure) }
         }
         while var block = burst.blocks.take() {
-            // The reading thread reports a signal only after the blocks queued before it.
-            if Signals.terminationRequested { return false }
+            // The burst thread reports a signal only after the blocks queued before it.
+            guard serving() else { return false }
             // Once a line stops the conversation, the remaining ones are left unapplied.
             // Each line is taken out of its block, not copied (a copy is a second request
-            // to destroy), and dies here, where it was just read: the reading thread would
+            // to destroy), and dies here, where it was just read: the burst thread would
             // have to fetch it back first, and the two threads' work is balanced with it
             // here. The emptied block goes back to hold the lines of a later one.
             if !block.lines.takeEach({ handle($0) }) { return false }
             burst.recycle(&block.lines)
-            switch block.end {
-            case .outputGone?:
-                output.markClosed()
-                return false
-            case .some:
-                return false
-            case nil:
+            switch block.after {
+            case .more:
                 // Each block's output is handed over as soon as it is ready.
                 flush()
-                if block.drained { return true }
+            case .burstOver:
+                flush()
+                return true
+            case .ended(let why):
+                if why == .outputGone { output.markClosed() }
+                end(why)
+                return false
             }
         }
         return true
@@ -134,7 +139,7 @@ public struct StdioServer {
     private mutating func flush() {
         if halted { return }
         if let observer = session.observer, !observer.commit(engine: session.engine) {
-            halted = true
+            lifecycle = .ended(.journalFailed)
             return
         }
         if let burst {
@@ -154,8 +159,8 @@ public struct StdioServer {
     }
 
     /// Handles one line, flushing once a threshold's worth of output waits. False when no
-    /// further line may be applied: after `shutdown`, or once the output is gone or the
-    /// server halted.
+    /// further line may be applied: after `shutdown` or an unreadable header, or once the
+    /// output is gone or the server halted.
     private mutating func handle(_ line: consuming DecodedLine) -> Bool {
         if burst == nil {
             session.handle(consume line, into: &output.writer)
@@ -163,11 +168,23 @@ public struct StdioServer {
             session.handle(consume line, into: &output.writer, holding: &held)
         }
         if output.pendingBytes >= flushThreshold || held.count >= heldThreshold { flush() }
-        return !session.isShutDown && !output.isClosed && !halted && !(burst?.outputClosed ?? false) && !lostFraming
+        if session.isShutDown { end(.shutdown) }
+        if session.unreadableHeader != nil { end(.unreadableHeader) }
+        if output.isClosed || burst?.outputClosed == true { end(.outputGone) }
+        return lifecycle == .serving
     }
 
-    private var stopped: Bool {
-        session.isShutDown || output.isClosed || halted || Signals.terminationRequested || lostFraming
+    /// Still serving; a termination signal that arrived, or an output found closed, ends
+    /// it here.
+    private mutating func serving() -> Bool {
+        if output.isClosed { end(.outputGone) }
+        if Signals.terminationRequested { end(.terminationSignal) }
+        return lifecycle == .serving
+    }
+
+    /// Ends the conversation for `why`, unless it is over already.
+    private mutating func end(_ why: StdioLifecycle.Ending) {
+        if lifecycle == .serving { lifecycle = .ended(why) }
     }
 
     /// Sleeps until the input has something to read. False when a termination signal
@@ -175,8 +192,11 @@ public struct StdioServer {
     private mutating func waitForInput() -> Bool {
         switch InputWait.wait(input: inputFD, output: output.fd) {
         case .ready: return true
-        case .outputGone: output.markClosed()
-        case .stop, .terminationSignal: break
+        case .outputGone:
+            output.markClosed()
+            end(.outputGone)
+        case .terminationSignal: end(.terminationSignal)
+        case .stop: break
         }
         return false
     }

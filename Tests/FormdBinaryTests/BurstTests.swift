@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Bursts are read ahead and decoded on a second thread (`ReadAhead`), single requests on
+/// Bursts are read ahead and decoded on a second thread (`BurstIO`), single requests on
 /// the serving thread: the answers must not tell the two apart.
 final class BurstTests: XCTestCase {
     static let define = #"{"jsonrpc":"2.0","id":0,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"}]}}"# + "\n"

@@ -3,36 +3,10 @@ import Glibc
 #endif
 import Synchronization
 
-/// The stdio input's line reader, in a box that the serving thread lends to a `ReadAhead`
-/// thread for the length of a burst. Only one thread uses it at a time: starting and
-/// joining the thread hand it over.
-final class InputLines: @unchecked Sendable {
-    var reader: LineReader
-
-    init(fd: Int32, maxLineBytes: Int) {
-        reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
-    }
-
-    deinit { reader.close() }
-}
-
-/// The lines of one read, decoded, and what the reading thread learned of the input.
-struct DecodedBlock: Sendable {
-    enum End: Sendable { case endOfInput, readFailed, terminationSignal, outputGone }
-
-    var lines: [DecodedLine]
-    /// After these lines the input had nothing more ready: the burst is over, this is the
-    /// thread's last block, and the serving thread reads for itself again.
-    var drained: Bool
-    /// Set on the last block when the input itself ends (or the server must stop).
-    var end: End?
-}
-
-/// A thread that reads ahead while input comes in a burst: it reads the input in large
-/// blocks, splits and decodes the lines (`DecodedLine` needs nothing of the daemon's
-/// state) and hands them over in order, so parsing runs on the second core while the
-/// serving thread works the engine. When the input has nothing more ready it hands over
-/// its last block and ends.
+/// The second thread of a stdio burst, which does the burst's input and output while the
+/// serving thread works the engine. It reads the input in large blocks, splits and decodes
+/// the lines (`DecodedLine` needs nothing of the daemon's state) and hands them over in
+/// order; when the input has nothing more ready it hands over its last block.
 ///
 /// It also writes the burst's output: the serving thread hands over its responses with
 /// the events still as records (`HeldOutput`), and this thread encodes, writes and frees
@@ -40,12 +14,12 @@ struct DecodedBlock: Sendable {
 ///
 /// Only bursts are worth it: waking a sleeping thread costs tens of microseconds on a
 /// virtual machine, far more than one interactive request takes, so the serving thread
-/// reads single requests itself and starts a `ReadAhead` only after a full block.
+/// reads single requests itself and starts a `BurstIO` only after a full block.
 ///
 /// It waits in `poll` on the input, the signal pipe, a stop pipe and the output (for a
 /// reader that hung up). Termination signals are blocked on this thread, so they reach the
 /// serving thread as they did before there was a second one.
-final class ReadAhead: @unchecked Sendable {
+final class BurstIO: @unchecked Sendable {
     let blocks: Handoff<DecodedBlock>
     private let input: InputLines
     private let output: Int32
@@ -65,7 +39,6 @@ final class ReadAhead: @unchecked Sendable {
         case done
     }
     private var out: OutputChannel
-    private var sawDone = false
     private let closedOutput = Atomic<Bool>(false)
     /// `OutputChannel.failure` of this thread's writes, 0 for none.
     private let failedWrite = Atomic<Int32>(0)
@@ -93,10 +66,10 @@ final class ReadAhead: @unchecked Sendable {
         var id = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         guard pthread_create(&id, nil, { context in
-            Unmanaged<ReadAhead>.fromOpaque(context!).takeRetainedValue().run()
+            Unmanaged<BurstIO>.fromOpaque(context!).takeRetainedValue().run()
             return nil
         }, context) == 0 else {
-            Unmanaged<ReadAhead>.fromOpaque(context).release()
+            Unmanaged<BurstIO>.fromOpaque(context).release()
             close(stopRead)
             close(stopWrite)
             return nil
@@ -150,10 +123,13 @@ final class ReadAhead: @unchecked Sendable {
         }
     }
 
-    /// Writes the output handed over so far, without waiting for more.
-    private func writeHandedOver() {
-        while let job = jobs.poll() { perform(job) }
+    /// Writes the output handed over so far, without waiting for more. False once the
+    /// last has been written (`finish` was called).
+    private func writeHandedOver() -> Bool {
+        var more = true
+        while more, let job = jobs.poll() { more = perform(job) }
         flushOutput()
+        return more
     }
 
     /// Writes what `out` holds and tells the serving thread if the output is gone, so it
@@ -167,30 +143,35 @@ final class ReadAhead: @unchecked Sendable {
     }
 
     /// Takes the job: a held output's record list must be its only owner, or moving the
-    /// records out to write them would copy the whole list first.
-    private func perform(_ job: consuming OutputJob) {
+    /// records out to write them would copy the whole list first. False for `.done`.
+    private func perform(_ job: consuming OutputJob) -> Bool {
         switch consume job {
         case .held(var held):
-            guard !out.isClosed else { return }
+            guard !out.isClosed else { return true }
             held.write(to: &out, flushingAt: flushThreshold)
             flushOutput()
             held.removeAll()
             // Moved into the slot, so the serving thread gets the only reference.
             var emptied: HeldOutput? = consume held
             spare.withLock { swap(&$0, &emptied) }
+            return true
         case .done:
-            sawDone = true
+            return false
         }
     }
 
     private func run() {
-        read()
-        // The input is done with; the output the serving thread still hands over is not.
-        while !sawDone, let job = jobs.take() { perform(job) }
+        // Once the input is done with, the output the serving thread still hands over is
+        // not, unless the last of it has been written already.
+        if read() {
+            while let job = jobs.take(), perform(job) {}
+        }
         flushOutput()
     }
 
-    private func read() {
+    /// Reads and decodes the burst; false when `finish` was called meanwhile and every
+    /// output handed over is written.
+    private func read() -> Bool {
         // Lines in the last block: the next one is sized for as many up front, instead of
         // growing through a dozen copies.
         var lastCount = 0
@@ -198,7 +179,7 @@ final class ReadAhead: @unchecked Sendable {
         // block after block, where a fresh list would fault its pages in each time.
         var reused: [DecodedLine] = []
         while true {
-            writeHandedOver()
+            guard writeHandedOver() else { return false }
             var freed: [[DecodedLine]] = []
             spent.withLock { swap(&$0, &freed) }
             if var list = freed.popLast() {
@@ -208,13 +189,13 @@ final class ReadAhead: @unchecked Sendable {
             freed.removeAll()
             switch InputWait.wait(input: input.reader.fd, output: output, stop: stopRead) {
             case .stop:
-                return
+                return true
             case .terminationSignal:
-                _ = blocks.put(DecodedBlock(lines: [], drained: true, end: .terminationSignal))
-                return
+                _ = blocks.put(DecodedBlock(lines: [], after: .ended(.terminationSignal)))
+                return true
             case .outputGone:
-                _ = blocks.put(DecodedBlock(lines: [], drained: true, end: .outputGone))
-                return
+                _ = blocks.put(DecodedBlock(lines: [], after: .ended(.outputGone)))
+                return true
             case .ready:
                 break
             }
@@ -235,11 +216,15 @@ final class ReadAhead: @unchecked Sendable {
             }
             // A short read already says the input is drained; only after a full one is it
             // worth a poll to see whether more of a burst is waiting.
-            let end: DecodedBlock.End? = result == .endOfInput ? .endOfInput : result == .data ? nil : .readFailed
-            let drained = end != nil || input.reader.drainedInput || !InputWait.isReady(input.reader.fd)
-            if lines.isEmpty && !drained { continue }
+            let after: DecodedBlock.After
+            switch result {
+            case .endOfInput: after = .ended(.endOfInput)
+            case .data: after = input.reader.drainedInput || !InputWait.isReady(input.reader.fd) ? .burstOver : .more
+            default: after = .ended(.inputFailed)
+            }
+            if case .more = after, lines.isEmpty { continue }
             lastCount = lines.count
-            if !blocks.put(DecodedBlock(lines: lines, drained: drained, end: end)) || drained { return }
+            guard blocks.put(DecodedBlock(lines: lines, after: after)), case .more = after else { return true }
         }
     }
 }
