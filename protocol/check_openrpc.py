@@ -9,7 +9,8 @@ What it checks:
      (open-rpc/meta-schema's schema.json, its generated version list filled in), and so are
      its x-notifications (each a method object without a result);
   2. its methods are exactly, in order, the `capabilities.methods` that the binary's
-     `initialize` answers, and its x-notifications exactly `capabilities.events`;
+     `initialize` answers, its x-notifications exactly `capabilities.events`, and its
+     info.version the `protocolVersion`;
   3. every $ref resolves (to this document, or to a file under schemas/ and a place in it);
   4. each method's params are the properties of schemas/params/<method>.json, with the same
      `required`, and its result is schemas/results/<method>.json; each notification's params
@@ -73,9 +74,10 @@ class Checker:
             self.check(not errs, f"x-notifications/{n.get('name')}", errs[0].message if errs else "")
 
     def initialize(self) -> dict:
+        """The binary's initialize result."""
         request = '{"jsonrpc":"2.0","id":1,"method":"initialize"}\n'
         out = subprocess.run([self.binary], input=request, capture_output=True, text=True, timeout=30, cwd=ROOT)
-        return json.loads(out.stdout.splitlines()[0])["result"]["capabilities"]
+        return json.loads(out.stdout.splitlines()[0])["result"]
 
     def resolve(self, ref: str, where: str) -> object:
         target, _, pointer = ref.partition("#")
@@ -120,7 +122,10 @@ class Checker:
     def run(self) -> int:
         doc = json.loads(DOCUMENT.read_text(encoding="utf-8"))
         self.validate_meta(doc)
-        capabilities = self.initialize()
+        result = self.initialize()
+        capabilities = result["capabilities"]
+        self.check(doc["info"]["version"] == result["protocolVersion"], "info.version",
+                   f"is {doc['info']['version']!r}, initialize reports protocol {result['protocolVersion']!r}")
         methods = [m["name"] for m in doc["methods"]]
         self.check(methods == capabilities["methods"], "methods",
                    f"openrpc.json lists {methods}, initialize reports {capabilities['methods']}")
