@@ -73,20 +73,47 @@ final class LazyDFA {
         while p < n {
             // The common step, a one-byte character whose transition is known, in a tight
             // loop over the tables; it leaves them for anything else, which may change them.
-            let died = transitions.withUnsafeBufferPointer { t in
+            let stride = self.stride
+            // Locals, not the captured variables, so the loop keeps them in registers.
+            let (state, position, died) = transitions.withUnsafeBufferPointer { t in
                 dead.withUnsafeBufferPointer { d in
-                    asciiClass.withUnsafeBufferPointer { a in
-                        while p < n, LazyDFA.isOneByteCharacter(bytes, p) {
-                            let next = t[Int(s) &* stride &+ Int(a[Int(bytes[p])])]
-                            if next < 0 { return false }
+                    asciiClass.withUnsafeBufferPointer { a -> (Int32, Int, Bool) in
+                        var s = s, p = p
+                        // Eight plain ASCII bytes without CR, followed by ASCII or nothing:
+                        // eight characters of one byte, stepped without looking at neighbours.
+                        while p + 8 <= n {
+                            let w = UnsafeRawPointer(bytes.baseAddress! + p).loadUnaligned(as: UInt64.self)
+                            let cr = w ^ 0x0D0D_0D0D_0D0D_0D0D
+                            let mayHoldCR = (cr &- 0x0101_0101_0101_0101) & ~cr & 0x8080_8080_8080_8080 != 0
+                            guard w & 0x8080_8080_8080_8080 == 0, !mayHoldCR, p + 8 == n || bytes[p + 8] < 0x80 else { break }
+                            for k in 0..<8 {
+                                let next = t[Int(s) &* stride &+ Int(a[Int(bytes[p &+ k])])]
+                                if next < 0 { return (s, p &+ k, false) }
+                                s = next
+                                if d[Int(s)] != 0 { return (s, p &+ k &+ 1, true) }
+                            }
+                            p += 8
+                        }
+                        if p == n { return (s, p, false) }
+                        var b = bytes[p]
+                        while b < 0x80 {
+                            // The next byte decides whether this one is a character alone.
+                            let following: UInt8 = p + 1 < n ? bytes[p + 1] : 0
+                            if following >= 0x80 || (b == 0x0D && following == 0x0A) { break }
+                            let next = t[Int(s) &* stride &+ Int(a[Int(b)])]
+                            if next < 0 { break }
                             s = next
                             p += 1
-                            if d[Int(s)] != 0 { return true }
+                            if d[Int(s)] != 0 { return (s, p, true) }
+                            if p == n { break }
+                            b = following
                         }
-                        return false
+                        return (s, p, false)
                     }
                 }
             }
+            s = state
+            p = position
             if died { return false }
             if p == n { break }
             if LazyDFA.isOneByteCharacter(bytes, p) {

@@ -66,6 +66,24 @@ final class AgreementTests: XCTestCase {
         }
     }
 
+    /// Long texts go through the eight-bytes-at-a-time path; a CR, a CR LF, a mark or a
+    /// non-ASCII character anywhere in or just after a block must send it back to the
+    /// character-by-character path at the right place.
+    func testLongTextsAgreeWithSetsOfPositions() throws {
+        var g = SplitMix64(seed: 8)
+        let pieces = ["a", "b", "1", " ", "\r", "\n", "\r\n", "\u{301}", "é", "ab", "abcdefgh", "abcdefghij"]
+        let sources = ["[a-z ]*", "[^\\r]*", ".*", "(\\w|\\s)*", "[ab]*1?.*", ".{8,}", "(\\w+\\s?)*", "\\P{M}*"]
+        let patterns = try sources.map { (try Pattern($0), try PatternParser.parse($0)) }
+        for _ in 0..<300 {
+            let text = (0..<g.next(below: 60)).map { _ in pieces[g.next(below: pieces.count)] }.joined()
+            let chars = text.map { $0.unicodeScalars.map(\.value) }
+            for (k, (pattern, node)) in patterns.enumerated() {
+                XCTAssertEqual(pattern.matchesWhole(text), ends(node, chars, [0]).contains(chars.count), "\(sources[k]) on \(text.debugDescription)")
+            }
+            XCTAssertTrue(try Pattern(".{\(chars.count)}").matchesWhole(text), text.debugDescription)
+        }
+    }
+
     func testTheCompiledSizeIsTheMeasuredSize() throws {
         for source in ["", "a", "a|b|c", "(ab)*", "a+", "a?", "a{3}", "a{2,}", "a{2,5}", "(a|bc){0,3}d", "^a$", "(){3,}", "[a-z]+@[a-z]+"] {
             let node = try PatternParser.parse(source)
