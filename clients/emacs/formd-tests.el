@@ -233,7 +233,12 @@
     (formd-test-type "ada@example.com")
     (formd-test-key "RET")
     (formd-test-type "hunter2")
-    (formd-test-key "RET")
+    (let ((messages-start (with-current-buffer (messages-buffer) (point-max))))
+      (formd-test-key "RET")
+      ;; Each invalid field by its label, then its messages.
+      (should (string-search "formd: cannot submit: Password: Use at least 8 characters."
+                             (with-current-buffer (messages-buffer)
+                               (buffer-substring messages-start (point-max))))))
     (should (buffer-live-p buf))
     (should (formd-live-p))
     (should-not formd-test-submitted)
@@ -737,6 +742,22 @@
         (when (buffer-live-p buf) (kill-buffer buf))
         (formd-stop other)))))
 
+(ert-deftest formd-disabled-field-takes-no-typing ()
+  "Typing on a disabled field says so and leaves no focus demand pending in formd."
+  (let* ((formd-submit-functions nil)
+         (buf (formd-open (expand-file-name "examples/signup.json" formd-test-root))))
+    (unwind-protect
+        (progn
+          (goto-char (point-min))
+          (forward-line 3)
+          (should (equal (get-text-property (point) 'formd-field) "plan"))
+          (should (equal (cadr (should-error (formd-test-type "x") :type 'user-error))
+                         "Plan is disabled"))
+          (should-not (alist-get 'demand (formd-test-field-state "plan")))
+          (should (equal (alist-get 'text (formd-test-field-state "plan")) "free"))
+          (should-not (formd-test-marked)))
+      (when (buffer-live-p buf) (kill-buffer buf)))))
+
 (ert-deftest formd-attach-no-daemon ()
   "Attaching to a socket nobody serves is a clear error and leaves nothing behind."
   (let* ((dir (make-temp-file "formd-emacs" t))
@@ -745,6 +766,10 @@
         (let ((err (should-error (formd-attach (expand-file-name "none.sock" dir))
                                  :type 'formd-error)))
           (should (string-match-p "none\\.sock" (format "%S" err)))
+          ;; Said plainly: the reason, not the arguments of the connection.
+          (should (string-match-p "\\`cannot connect to .*none\\.sock: No such file or directory"
+                                  (cadr err)))
+          (should-not (string-match-p ":family" (format "%S" err)))
           (should (equal (cl-set-difference (buffer-list) buffers) nil)))
       (delete-directory dir t))))
 

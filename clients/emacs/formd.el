@@ -253,7 +253,11 @@ the `formd-session'."
                              (if (plist-get slots :socket)
                                  (format "connect to %s" (plist-get slots :socket))
                                (format "start %s" formd-program))
-                             (error-message-string err))))))
+                             ;; A file-error's data goes on with the process's
+                             ;; arguments: keep its reason.
+                             (if (and (memq 'file-error (get (car err) 'error-conditions)) (stringp (nth 2 err)))
+                                 (nth 2 err)
+                               (error-message-string err)))))))
     (setf (formd-session-connection s) conn)
     (let ((stderr (get-buffer-process (jsonrpc-stderr-buffer conn))))
       (when stderr (set-process-query-on-exit-flag stderr nil)))
@@ -619,8 +623,9 @@ This is the connection's notification dispatcher."
             (when (buffer-live-p (formd-session-buffer s))
               (message "formd: cannot submit: %s"
                        (mapconcat (lambda (e)
-                                    (format "%s %s" (alist-get 'field e)
-                                            (formd--validation-messages (alist-get 'errors e))))
+                                    (let ((f (formd--field s (alist-get 'field e))))
+                                      (format "%s: %s" (if f (formd--label f) (alist-get 'field e))
+                                              (formd--validation-messages (alist-get 'errors e)))))
                                   (alist-get 'errors params) "; "))))
            ("submitted"
             ;; A form shown in a buffer is done; a Lisp session just sees the event.
@@ -811,8 +816,15 @@ Without a drawn field ID, point goes to FALLBACK, kept in the buffer."
       (user-error "No field here")))
 
 (defun formd--ensure-focus (s id)
-  "Make field ID of S the first responder, or signal a user error."
+  "Make field ID of S the first responder, or signal a user error.
+A field that cannot take focus is not asked to: the demand would stay
+pending in formd, and take focus when the field is enabled later."
   (unless (equal (formd-session-first-responder s) id)
+    (let ((f (formd--field s id)))
+      (cond ((and f (not (gethash 'enabled f t)))
+             (user-error "%s is disabled" (formd--label f)))
+            ((and f (not (gethash 'canBecomeFirstResponder f t)))
+             (user-error "%s cannot take focus" (formd--label f)))))
     (let ((outcome (alist-get 'outcome
                               (formd--call-form s "demandFocus"
                                                 `((field . ,id) (demand . "become"))))))
