@@ -48,6 +48,12 @@ def Error(msg: string)
   echohl None
 enddef
 
+# Shows a message once the redraw that follows closing a form is over (it would wipe out a
+# message shown before it).
+def Later(Show: func(string), msg: string)
+  timer_start(0, (_) => Show(msg))
+enddef
+
 def IsNull(v: any): bool
   return type(v) == v:t_none
 enddef
@@ -103,8 +109,8 @@ def OnEvent(s: dict<any>, method: string, p: dict<any>)
     Warn(printf('%s failed: %s', get(p, 'method', 'a request'), get(p, 'message', '')))
     return
   elseif method == 'shutdown'
-    Warn('the formd daemon is shutting down')
     Close(s, 'exited')
+    Later(Warn, 'the formd daemon is shutting down')
     return
   endif
   if get(p, 'form', '') != s.form
@@ -917,9 +923,9 @@ def Start(cmd: list<string>, form: string, name: string, attached: bool, opts: d
   var state = empty(init) || has_key(init, 'error') ? {} :
     ch_evalexpr(s.ch, {method: 'getState', params: {form: form}}, {timeout: timeout})
   if empty(state) || has_key(state, 'error')
-    var why = empty(state) ? get(s.stderr, -1, 'no answer') : state.error.message
+    s.closed = true # (no form to close when it exits)
+    var why = empty(state) ? Failure(s) : state.error.message
     Error(printf('cannot open %s: %s', name, why))
-    s.closed = true
     job_stop(job)
     return 0
   endif
@@ -951,6 +957,22 @@ def Start(cmd: list<string>, form: string, name: string, attached: bool, opts: d
   endif
   Draw(s)
   return buf
+enddef
+
+# Why a formd that did not answer failed: the last line it wrote on stderr, once that is
+# read (waiting at most a second for it to end).
+def Failure(s: dict<any>): string
+  var start = reltime()
+  while (job_status(s.job) == 'run' || ch_status(s.ch, {part: 'err'}) == 'open')
+      && reltimefloat(reltime(start)) < 1.0
+    sleep 10m
+  endwhile
+  return empty(s.stderr) ? 'no answer' : Said(s)
+enddef
+
+# The last line formd wrote on stderr, without its "formd: ".
+def Said(s: dict<any>): string
+  return substitute(get(s.stderr, -1, ''), '^formd: ', '', '')
 enddef
 
 # :Formd FORM.json: the form file in a private formd, shut down when the buffer goes.
@@ -1075,8 +1097,10 @@ def Exited(s: dict<any>, status: number)
   if s.closed
     return
   endif
-  Error(printf('formd exited (status %d)%s', status, empty(s.stderr) ? '' : ': ' .. s.stderr[-1]))
+  var why = empty(s.stderr) ? '' : ': ' .. Said(s)
   Close(s, 'exited')
+  Later(Error, s.attached ? printf('the connection to %s ended%s', s.name, why)
+    : printf('formd exited (status %d)%s', status, why))
 enddef
 
 # ------------------------------------------------------------------------------------------

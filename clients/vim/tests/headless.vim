@@ -226,10 +226,13 @@ def TestErrors()
   Check('a missing form file is refused', formd.Open('no/such.json') == 0 && execute('messages') =~ 'cannot read', execute('messages'))
   var bad = tempname()
   writefile(['{"fields": [{"id": ""}]}'], bad)
-  Check('a bad form file is refused with formd''s message', formd.Open(bad) == 0 && execute('messages') =~ 'cannot open', execute('messages'))
+  Check('a bad form file is refused with formd''s message', formd.Open(bad) == 0
+    && execute('messages') =~ 'cannot open .*: bad form file', execute('messages'))
   Check('a missing executable is refused', formd.Open('examples/login.json', {bin: '/no/formd'}) == 0
     && execute('messages') =~ 'not an executable', execute('messages'))
-  Check('a socket nobody listens on is refused', formd.Attach(tempname()) == 0, execute('messages'))
+  messages clear
+  Check('a socket nobody listens on is refused with formd''s message', formd.Attach(tempname()) == 0
+    && execute('messages') =~ 'cannot open .*: no formd is listening on ', execute('messages'))
   Check('no form is left open', formd.Buffers() == [], formd.Buffers())
 enddef
 

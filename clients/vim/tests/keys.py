@@ -404,6 +404,19 @@ def case_disabled_field():
     d.stop()
 
 
+def case_daemon_dies():
+    """A daemon killed mid-session: the form closes and the screen says why."""
+    d, v = attached()
+    v.keys("i")
+    v.type("abc")
+    expect_text("dies: typing lands", d, "email", "abc", v)
+    d.proc.kill()
+    v.expect("dies: the form closes", lambda v: not any("Email:" in l for l in v.screen()))
+    v.expect("dies: the screen says the connection ended",
+             lambda v: re.search(r"formd: the connection to \S*d\d+\.sock ended", v.line(ROWS - 1)))
+    v.close()
+
+
 def case_private():
     v = Vim("Formd examples/login.json")
     v.expect("private: :Formd opens the form", lambda v: v.marked() == [0])
@@ -458,7 +471,7 @@ def case_paste():
     d.stop()
 
 
-CASES = [case_typing_undo_and_password, case_otp, case_paste, case_insert_entries, case_disabled_field, case_private]
+CASES = [case_typing_undo_and_password, case_otp, case_paste, case_insert_entries, case_disabled_field, case_daemon_dies, case_private]
 
 
 def main():
