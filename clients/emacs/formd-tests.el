@@ -277,9 +277,13 @@
     (should (equal (car (formd-test-lines)) "> Email:    "))
     (formd-test-key "DEL")                      ; deleteOnEmpty none: stays
     (should (= (formd-test-marked) 1))
-    (let ((before (length formd-test-events)))
+    (let ((before (length formd-test-events))
+          (messages-start (with-current-buffer (messages-buffer) (point-max))))
       (should (equal (formd-return) "ignored"))
-      (should (= (length formd-test-events) before))) ; nothing else happened
+      (should (= (length formd-test-events) before)) ; nothing else happened
+      (should (string-search "formd: Return ignored (Email is empty)" ; by its label
+                             (with-current-buffer (messages-buffer)
+                               (buffer-substring messages-start (point-max))))))
     (should (= (formd-test-marked) 1))
     (should (formd-test-at-field-end-p "email"))))
 

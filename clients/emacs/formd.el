@@ -1278,7 +1278,8 @@ A private daemon is stopped; an attached one keeps running."
     (formd--ensure-focus s id)
     (let ((action (alist-get 'action (formd--call-form s "pressReturn" `((field . ,id))))))
       (when (equal action "ignored")
-        (message "formd: Return ignored (%s is empty)" id))
+        (message "formd: Return ignored (%s is empty)"
+                 (let ((f (formd--field s id))) (if f (formd--label f) id))))
       action)))
 
 (defun formd-focus-next ()
