@@ -12,6 +12,8 @@ public final class DaemonConnection {
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts.
     private var start = 0
+    /// How far the unread part is known to hold no newline (a long line arrives in many reads).
+    private var scanned = 0
 
     /// Connects to the daemon at `path`; the error says what to do when nothing listens there.
     public init(socket path: String) throws(SocketError) {
@@ -60,8 +62,10 @@ public final class DaemonConnection {
             if ready == 0 { return .timedOut }
             let n = read(fd, &chunk, chunk.count)
             if n > 0 {
-                if start > 0 && start == buffer.count {
-                    buffer.removeAll(keepingCapacity: true)
+                // Drop what was read: all of it, or a large prefix (a long-lived connection).
+                if start > 0 && (start == buffer.count || start >= 1 << 16) {
+                    buffer.removeFirst(start)
+                    scanned -= start
                     start = 0
                 }
                 buffer.append(contentsOf: chunk[0..<n])
@@ -73,9 +77,13 @@ public final class DaemonConnection {
 
     /// A whole line already read, if any, without waiting.
     public func bufferedLine() -> [UInt8]? {
-        guard let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        guard let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) else {
+            scanned = buffer.count
+            return nil
+        }
         let line = Array(buffer[start..<newline])
         start = newline + 1
+        scanned = start
         return line
     }
 }
