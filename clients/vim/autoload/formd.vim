@@ -1053,6 +1053,11 @@ def Finish(s: dict<any>, values: dict<any>, withheld: list<any>)
       endtry
     else
       echomsg message
+      # Vim cuts a callback's message to the room the ruler and showcmd leave; the values
+      # are what it is there for, so they are shown whole above the command line too.
+      if strdisplaywidth(message) > v:echospace && exists(':echowindow') == 2
+        exe 'echowindow ' .. string(message) # (:echowindow came in 9.0.0321)
+      endif
     endif
     if exists('#User#FormdSubmitted')
       doautocmd <nomodeline> User FormdSubmitted
