@@ -438,6 +438,49 @@ test('u undoes a typing run in one step, as in formd tui', function()
   s:close()
 end)
 
+test('S cc C s and the typing after them are one undo step, as cw', function()
+  local s = open()
+  type_email(s, 'one two')
+  keys(s, '<Esc>')
+  for _, k in ipairs({ 'Snew<Esc>', 'ccnew<Esc>', '0lCnew<Esc>', '0sn<Esc>', '02sn<Esc>' }) do
+    keys(s, k)
+    truthy(state(s).fields[1].text ~= 'one two', k .. ' changed the text')
+    keys(s, 'u')
+    eq('one two', state(s).fields[1].text, 'one u after ' .. k)
+  end
+  s:close()
+end)
+
+test('x X D dw r: counts, dw to the next word, one undo step each, repeated by .', function()
+  local s = open()
+  type_email(s, 'one two three four')
+  keys(s, '<Esc>')
+  steps(s, {
+    { '0dw', 'two three four', 'dw deletes to the start of the next word, as in Vim' },
+    { '2dw', 'four', '2dw' },
+    { 'u', 'two three four', 'one u takes back 2dw' },
+    { '03x', ' three four', '3x' },
+    { '.', 'ree four', '. repeats 3x' },
+    { 'u', ' three four', 'one u takes back the repeated 3x' },
+    { '$2X', ' three fr', '2X' },
+    { '03rZ', 'ZZZree fr', '3rZ' },
+    { 'w.', 'ZZZree ZZ', '. repeats r' },
+    { '0wD', 'ZZZree ', 'D' },
+    { 'Aa b<Esc>0', 'ZZZree a b', '0' },
+    { 'd2w', 'b', 'd2w (Vim\'s own operator, read back from the buffer) agrees' },
+  }, function(text, what)
+    eq(text, state(s).fields[1].text, what)
+  end)
+  -- r in a secure field: the character reaches neither the line nor the `.` register.
+  keys(s, '<Tab>AQZJ9<Esc>0')
+  keys(s, 'rW')
+  local _, f = state(s, true)
+  eq('WZJ9', f.password.text, 'r in the password')
+  eq('Password: ' .. bullets(4), lines(s)[2], 'the line after r')
+  truthy(not vim.fn.getreg('.'):find('W', 1, true), 'r left its character in the . register')
+  s:close()
+end)
+
 -- The cursor's byte column on its line, as a position in the field's text.
 local function caret_col(s)
   local c = vim.api.nvim_win_get_cursor(0)

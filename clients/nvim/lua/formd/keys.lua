@@ -4,7 +4,8 @@
 -- enters the buffer: v:char is emptied, the buffer is redrawn from formd's events. Backspace,
 -- Delete and word/line deletes are `delete` with their direction and unit; caret keys and
 -- cursor motion in a field's text are `moveCaret`/`select`; u and <C-r> are formd's undo and
--- redo; a paste is `editAction paste`. Every way into insert mode first puts formd's caret
+-- redo; a paste is `editAction paste`; normal-mode x X D dw r are `g@` on Vim's own motion,
+-- whose range becomes one `select` plus `delete` (or `insertText`). Every way into insert mode first puts formd's caret
 -- where the insert goes, then starts insert mode on it. Any other change to the buffer (an
 -- operator, a visual delete, :s) is read back from the buffer (on_bytes) and sent as
 -- `select` of the range it replaced plus `insertText` of what replaced it; changes to labels
@@ -80,9 +81,10 @@ function Session:cursor_spot()
   return f, pos, untouched
 end
 
--- A caret at `pos` of field f (no request when it is there already). Returns the request id.
+-- A caret at `pos` of field f (no request when it is there already and no answer that could
+-- move it is still to come). Returns the request id.
 function Session:select_at(f, pos)
-  if caret_is(f, pos) then
+  if caret_is(f, pos) and self.rpc.outstanding == 0 then
     return nil
   end
   return self:request('select', { field = f.id, start = pos, ['end'] = pos }, quiet)
@@ -123,13 +125,64 @@ function Session:normal(fn)
 end
 
 function Session:delete_at_cursor(direction, unit)
-  local count = vim.v.count1
   self:normal(function(f, pos)
     self:select_at(f, pos)
-    for _ = 1, count do
-      self:request('delete', { field = f.id, direction = direction, unit = unit })
-    end
+    self:request('delete', { field = f.id, direction = direction, unit = unit })
   end)
+end
+
+-- What the operator `g@` does next in a form (x X D dw <Del> r): {direction} deletes the
+-- range, {replace = char} types char over each of its characters. It stays for `.`.
+local pending_op
+
+--- 'operatorfunc' of x X D dw r: the range Vim's motion covered (marks '[ and ']), within
+--- the field's line, becomes one formd edit (one undo step): `select` of it, then `delete`
+--- or `insertText`. Nothing enters the buffer or a register.
+function M.operator()
+  local self = require('formd').session()
+  if not self or not pending_op or not self.ready or self.closed then
+    return
+  end
+  local first = vim.api.nvim_buf_get_mark(self.buf, '[')
+  local last = vim.api.nvim_buf_get_mark(self.buf, ']')
+  local row = first[1]
+  local f, prefix = self:field_at(row), self.prefixes[row]
+  if not f or not prefix then
+    return
+  end
+  local d = render.display(f)
+  local start = math.max(0, math.min(first[2] - #prefix, #d))
+  local stop = #d -- a motion past the line (2dw on its last word, 3D) stops at its end
+  if last[1] == row then
+    stop = last[2] < #prefix and 0 or math.min(next_char(d, last[2] - #prefix), #d)
+  end
+  if stop <= start then
+    return
+  end
+  self:request('select', { field = f.id, start = start, ['end'] = stop }, quiet)
+  if pending_op.replace then
+    local n = vim.fn.strchars(d:sub(start + 1, stop))
+    self:request('insertText', { field = f.id, text = string.rep(pending_op.replace, n) })
+  else
+    self:request('delete', { field = f.id, direction = pending_op.direction })
+  end
+  self:settle()
+end
+
+-- Starts `g@{motion}` on M.operator with `op` (an expression mapping's result).
+local function operate(op, motion)
+  pending_op = op
+  vim.o.operatorfunc = "v:lua.require'formd.keys'.operator"
+  return 'g@' .. motion
+end
+
+-- r{char}: the character is read here, so it never reaches the buffer or the `.` register.
+local function replace_op()
+  local ok, ch = pcall(vim.fn.getcharstr)
+  if not ok or ch == '' or ch == '\27' or ch == '\3' or ch:find('^[\r\n]') or ch:byte(1) == 0x80 then
+    return '' -- cancelled, or a key that is not a character (r<CR> would split the form's line)
+  end
+  return operate({ replace = ch }, 'l')
 end
 
 -- u and <C-r>: formd's undo and redo of the cursor's field; like Neovim, says so when
@@ -183,6 +236,16 @@ function Session:paste(text, where)
   end)
 end
 
+-- Removes [start, stop) of a field's display for `s S cc C` as typing over it (a select and
+-- an empty insertText): the text typed next joins that undo step, so one `u` brings the old
+-- text back, as after `cw`.
+function Session:clear_range(f, start, stop)
+  if stop > start then
+    self:request('select', { field = f.id, start = start, ['end'] = stop }, quiet)
+    self:request('insertText', { field = f.id, text = '' })
+  end
+end
+
 -- Every way into insert mode: formd's caret goes where the insert goes (and `s S cc C`
 -- delete first), then insert (or replace) mode starts on formd's caret.
 local entries = {
@@ -199,21 +262,17 @@ local entries = {
     s:request('moveCaret', { field = f.id, to = 'end' })
   end,
   s = function(s, f, pos, _, count)
-    s:select_at(f, pos)
+    local stop = pos
     for _ = 1, count do
-      s:request('delete', { field = f.id, direction = 'forward', unit = 'character' })
+      stop = next_char(render.display(f), stop)
     end
+    s:clear_range(f, pos, stop)
   end,
   S = function(s, f)
-    local len = #render.display(f)
-    if len > 0 then
-      s:request('select', { field = f.id, start = 0, ['end'] = len }, quiet)
-      s:request('delete', { field = f.id })
-    end
+    s:clear_range(f, 0, #render.display(f))
   end,
   C = function(s, f, pos)
-    s:select_at(f, pos)
-    s:request('delete', { field = f.id, direction = 'forward', unit = 'line' })
+    s:clear_range(f, pos, #render.display(f))
   end,
 }
 entries.R = entries.i
@@ -503,18 +562,24 @@ function M.attach(self)
   map('n', 'cc', function()
     self:enter_insert('S')
   end, 'change the field (cc)')
+  map('n', '<BS>', function()
+    self:delete_at_cursor('backward', 'character')
+  end, 'Backspace (delete on empty)')
+  local function operator(lhs, fn, desc)
+    vim.keymap.set('n', lhs, fn, { buffer = buf, expr = true, silent = true, nowait = true, desc = 'formd: ' .. desc })
+  end
   for lhs, d in pairs({
-    x = { 'forward', 'character', 'delete the character under the cursor' },
-    ['<Del>'] = { 'forward', 'character', 'delete the character under the cursor' },
-    X = { 'backward', 'character', 'delete the character before the cursor' },
-    ['<BS>'] = { 'backward', 'character', 'Backspace (delete on empty)' },
-    D = { 'forward', 'line', 'delete to the end of the field' },
-    dw = { 'forward', 'word', 'delete the word after the cursor' },
+    x = { 'forward', 'l', 'delete the character under the cursor' },
+    ['<Del>'] = { 'forward', 'l', 'delete the character under the cursor' },
+    X = { 'backward', 'h', 'delete the character before the cursor' },
+    D = { 'forward', '$', 'delete to the end of the field' },
+    dw = { 'forward', 'w', 'delete to the start of the next word' },
   }) do
-    map('n', lhs, function()
-      self:delete_at_cursor(d[1], d[2])
+    operator(lhs, function()
+      return operate({ direction = d[1] }, d[2])
     end, d[3])
   end
+  operator('r', replace_op, 'replace the character under the cursor')
   map('n', 'u', function()
     self:history('undo')
   end, 'undo')
