@@ -481,6 +481,28 @@ test('x X D dw r: counts, dw to the next word, one undo step each, repeated by .
   s:close()
 end)
 
+test('. repeats typing after an insert command and c{motion}, not an older change; never a password', function()
+  local s = open()
+  type_email(s, 'one two three')
+  keys(s, '<Esc>')
+  steps(s, {
+    { '0de', ' two three', 'de' },
+    { 'A!<Esc>', ' two three!', 'A!' },
+    { '.', ' two three!!', '. types ! again (not de)' },
+    { '0wcwTWO<Esc>', ' TWO three!!', 'cw' },
+    { 'w.', ' TWO TWO!!', '. changes the next word too' },
+    { 'u', ' TWO three!!', 'one u takes it back' },
+  }, function(text, what)
+    eq(text, state(s).fields[1].text, what)
+  end)
+  keys(s, '<Tab>Aab<Esc>')
+  keys(s, '.')
+  local _, f = state(s, true)
+  eq('ab', f.password.text, '. does not type into a password again')
+  truthy(messages():find('typing into a secure field is not repeated', 1, true), 'says why')
+  s:close()
+end)
+
 -- The cursor's byte column on its line, as a position in the field's text.
 local function caret_col(s)
   local c = vim.api.nvim_win_get_cursor(0)

@@ -156,6 +156,7 @@ function M.operator()
   if last[1] == row then
     stop = last[2] < #prefix and 0 or math.min(next_char(d, last[2] - #prefix), #d)
   end
+  self.redo = nil -- Vim's own `.` repeats g@
   if stop <= start then
     return
   end
@@ -227,6 +228,7 @@ function Session:paste(text, where)
     local f = self.model.firstResponder == nil and self:cursor_spot() or nil
     if self.model.firstResponder ~= nil or f then
       paste_into(f)
+      self:record('editAction', { action = 'paste', text = text })
     end
     return
   end
@@ -277,7 +279,9 @@ local entries = {
 }
 entries.R = entries.i
 
-function Session:enter_insert(how)
+--- Starts insert (or replace) mode the way `how` does; with `replay` (the actions recorded
+--- while typing after it) does it again instead, for `.`, and stays in normal mode.
+function Session:enter_insert(how, replay)
   local count = vim.v.count1
   local id
   self:normal(function(f, pos, untouched)
@@ -301,13 +305,85 @@ function Session:enter_insert(how)
   if not f then
     return
   end
+  if replay then
+    self:replay(replay)
+    return
+  end
   self:place_cursor(win, row)
   self.placed = vim.api.nvim_win_get_cursor(win)
+  self.entering = how -- for InsertEnter's recording
   local at_end = Session.caret(f) >= #render.display(f)
   if how == 'R' then
     vim.cmd(at_end and 'startreplace!' or 'startreplace')
   else
     vim.cmd(at_end and 'startinsert!' or 'startinsert')
+  end
+end
+
+----------------------------------------------------------------------------------------
+-- `.`: typed text never enters the buffer, so Vim's redo does not hold it. What was typed
+-- after an insert command (into a field that is not secure) is recorded as the requests it
+-- made and `.` makes them again; `self.redo` is that, or nil when Vim's own `.` repeats the
+-- last change (an operator, x X D dw r).
+
+-- Records a request made while typing (InsertEnter starts a recording).
+function Session:record(method, params)
+  local rec = self.recording
+  if rec then
+    local f = self:field(self.model.firstResponder)
+    if f and f.secure then
+      rec.secure = true -- nothing typed into a secure field is kept
+      rec.actions = {}
+    elseif not rec.secure then
+      table.insert(rec.actions, { method, vim.deepcopy(params) })
+    end
+  end
+end
+
+function Session:_insert_started()
+  -- `how` of i I a A s S cc C R; a change Vim just made (c{motion}) is repeated by Vim's `.`.
+  self.recording = { how = self.entering, native = self.native_change, actions = {} }
+  self.entering = nil
+end
+
+function Session:_insert_ended()
+  local rec = self.recording
+  self.recording = nil
+  if not rec or (not rec.how and not rec.native) then
+    return -- an insert Vim started (gi, a click): its `.` is Vim's
+  end
+  if rec.secure or rec.broken then
+    local why = rec.secure and 'typing into a secure field is not repeated' or 'nothing to repeat'
+    self.redo = function()
+      Session.notify('. : ' .. why)
+    end
+  elseif rec.how then
+    self.redo = function()
+      self:enter_insert(rec.how, rec.actions)
+    end
+  else
+    local function again()
+      vim.cmd('normal! .') -- the c{motion}'s deletion, read back as a change
+      self:settle()
+      self:replay(rec.actions)
+      self.redo = again -- the insert `normal! .` made recorded nothing
+    end
+    self.redo = again
+  end
+end
+
+function Session:replay(actions)
+  for _, a in ipairs(actions) do
+    self:edit(a[1], vim.deepcopy(a[2]), quiet)
+  end
+  self:settle()
+end
+
+function Session:repeat_last()
+  if self.redo then
+    self.redo()
+  else
+    vim.cmd('normal! ' .. (vim.v.count > 0 and vim.v.count or '') .. '.')
   end
 end
 
@@ -323,8 +399,10 @@ function Session:_insert_char_pre()
   end
   if vim.fn.mode():sub(1, 1) == 'R' then
     self:edit('moveCaret', { to = 'right', extend = true }, quiet) -- replace the next character
+    self:record('moveCaret', { to = 'right', extend = true })
   end
   self:edit('insertText', { text = ch })
+  self:record('insertText', { text = ch })
 end
 
 -- The cursor moved: to another line, that field is asked to become first responder (the
@@ -412,6 +490,13 @@ function Session:_on_bytes(start_row, start_col, old_end_row, old_end_col, new_e
   if self.writing or self.closed or not self.ready then
     return
   end
+  -- Vim's own change: its `.` repeats it (and the insert that follows in the same command,
+  -- c{motion}'s, is part of it).
+  self.native_change = true
+  vim.schedule(function()
+    self.native_change = nil
+  end)
+  self.redo = nil
   self:render_soon()
   if old_end_row ~= 0 or new_end_row ~= 0 then
     return -- lines added, removed or joined: the form's shape is formd's
@@ -481,6 +566,7 @@ function M.attach(self)
     if f and f.id ~= self.model.firstResponder and self.ready and Session.can_focus(f) then
       self:focus(f.id)
     end
+    self:_insert_started()
   end)
   au('InsertLeave', function()
     if self.paste_option then
@@ -490,6 +576,7 @@ function M.attach(self)
     -- Leaving insert mode steps the cursor back one character: formd's caret stays, and
     -- i continues where the typing stopped.
     self.placed = vim.api.nvim_win_get_cursor(0)
+    self:_insert_ended()
   end)
   au('CursorMoved', function()
     self:_cursor_moved(false)
@@ -527,17 +614,30 @@ function M.attach(self)
   local function typing(lhs, method, params, desc)
     map('i', lhs, function()
       self:edit(method, vim.deepcopy(params))
+      self:record(method, params)
     end, desc)
   end
+  -- Typing that moves focus is not repeated by `.`.
+  local function unrepeatable()
+    if self.recording then
+      self.recording.broken = true
+    end
+  end
   map({ 'n', 'i' }, '<CR>', function()
+    unrepeatable()
     self:press_return()
   end, 'pressReturn')
   map({ 'n', 'i' }, '<Tab>', function()
+    unrepeatable()
     self:focus_next()
   end, 'focusNext')
   map({ 'n', 'i' }, '<S-Tab>', function()
+    unrepeatable()
     self:focus_previous()
   end, 'focusPrevious')
+  map('n', '.', function()
+    self:repeat_last()
+  end, 'repeat the last change')
 
   typing('<BS>', 'delete', { direction = 'backward', unit = 'character' }, 'Backspace (delete on empty)')
   typing('<C-h>', 'delete', { direction = 'backward', unit = 'character' }, 'Backspace (delete on empty)')
@@ -563,7 +663,10 @@ function M.attach(self)
     self:enter_insert('S')
   end, 'change the field (cc)')
   map('n', '<BS>', function()
-    self:delete_at_cursor('backward', 'character')
+    self.redo = function()
+      self:delete_at_cursor('backward', 'character')
+    end
+    self.redo()
   end, 'Backspace (delete on empty)')
   local function operator(lhs, fn, desc)
     vim.keymap.set('n', lhs, fn, { buffer = buf, expr = true, silent = true, nowait = true, desc = 'formd: ' .. desc })
@@ -588,7 +691,11 @@ function M.attach(self)
   end, 'redo')
   for lhs, where in pairs({ p = 'after', P = 'before' }) do
     map('n', lhs, function()
-      self:paste(vim.fn.getreg(vim.v.register), where)
+      local text = vim.fn.getreg(vim.v.register)
+      self.redo = function()
+        self:paste(text, where)
+      end
+      self.redo()
     end, 'paste ' .. where .. ' the cursor')
   end
 
