@@ -10,11 +10,40 @@ import FormdBytes
 /// with the short forms `\b \f \n \r \t` where they exist and lowercase `\u00xx` otherwise.
 /// Not escaped: `/`, DEL, U+2028/U+2029 and all other non-ASCII, written as raw UTF-8; the
 /// output is read by JSON parsers, not embedded in JavaScript source.
+///
+/// A cursor knows the end of its reservation: in a debug build every write checks that it
+/// stays within it (`claim`), so a reservation sized too small stops the test that makes
+/// it, where it is written, instead of being caught only after the write (`commit`).
 public struct JSONCursor {
     @usableFromInline var p: UnsafeMutablePointer<UInt8>
+    #if DEBUG
+    @usableFromInline let end: UnsafeMutablePointer<UInt8>
+    #endif
 
     @inlinable
-    init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
+    init(_ p: UnsafeMutablePointer<UInt8>, room: Int) {
+        self.p = p
+        #if DEBUG
+        end = p + room
+        #endif
+    }
+
+    /// Checks, in a debug build, that the next `n` bytes are within the reservation.
+    @inline(__always) @inlinable
+    func claim(_ n: Int) {
+        #if DEBUG
+        precondition(n <= end - p, "JSONCursor: a write of \(n) bytes with \(end - p) left of its reservation")
+        #endif
+    }
+
+    /// Room for these literals, written through a cursor: a reservation is the sum of its
+    /// literals' room and its values' bounds, so it follows the literals when they change.
+    @inline(__always) @inlinable
+    public static func room(_ a: StaticString, _ b: StaticString = "", _ c: StaticString = "", _ d: StaticString = "",
+                            _ e: StaticString = "", _ f: StaticString = "") -> Int {
+        a.utf8CodeUnitCount + b.utf8CodeUnitCount + c.utf8CodeUnitCount + d.utf8CodeUnitCount
+            + e.utf8CodeUnitCount + f.utf8CodeUnitCount
+    }
 
     /// Room a quoted `s` needs: every byte escaped as `\u00xx`, the quotes, and 16 bytes
     /// more, as a short string is stored whole as its two inline words (`string`).
@@ -32,6 +61,7 @@ public struct JSONCursor {
     @inlinable
     public mutating func raw(_ text: StaticString) {
         let n = text.utf8CodeUnitCount
+        claim(n)
         JSONCursor.copy(text.utf8Start, to: p, count: n)
         p += n
     }
@@ -60,6 +90,7 @@ public struct JSONCursor {
     /// written from the last digit back straight into place once the count is known.
     @inlinable
     public mutating func int(_ v: Int) {
+        claim(JSONCursor.intBound)
         if v >= 0 && v < 10 {
             p.initialize(to: UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
             p += 1
@@ -132,6 +163,7 @@ public struct JSONCursor {
     /// Verbatim UTF-8 (a number literal, already valid JSON).
     @inlinable
     public mutating func verbatim(_ utf8: UnsafeBufferPointer<UInt8>) {
+        claim(utf8.count)
         if let base = utf8.baseAddress { p.initialize(from: base, count: utf8.count) }
         p += utf8.count
     }
@@ -143,6 +175,7 @@ public struct JSONCursor {
         let count = ShortASCII.count(words)
         let (lowBytes, highBytes) = SWAR.masks(ofFirst: count)
         guard SWAR.escapeMask(words.0) & lowBytes == 0, SWAR.escapeMask(words.1) & highBytes == 0 else { return false }
+        claim(max(17, count &+ 2))
         p.initialize(to: UInt8(ascii: "\""))
         UnsafeMutableRawPointer(p + 1).storeBytes(of: words.0.littleEndian, as: UInt64.self)
         UnsafeMutableRawPointer(p + 9).storeBytes(of: words.1.littleEndian, as: UInt64.self)
@@ -157,6 +190,7 @@ public struct JSONCursor {
     @inlinable
     public mutating func number(_ literal: String) {
         if let words = ShortASCII.words(of: literal) {
+            claim(16)
             UnsafeMutableRawPointer(p).storeBytes(of: words.0.littleEndian, as: UInt64.self)
             UnsafeMutableRawPointer(p + 8).storeBytes(of: words.1.littleEndian, as: UInt64.self)
             p += ShortASCII.count(words)
@@ -181,6 +215,7 @@ public struct JSONCursor {
     @usableFromInline
     mutating func quote(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
+        claim(count &+ 2)
         p.initialize(to: UInt8(ascii: "\""))
         p += 1
         guard let base = utf8.baseAddress, count > 0 else {
@@ -251,18 +286,21 @@ public struct JSONCursor {
                 i &+= 1
                 continue
             }
+            claim(i &- runStart)
             p.initialize(from: base + runStart, count: i &- runStart)
             p += i &- runStart
             escape(b)
             i &+= 1
             runStart = i
         }
+        claim(count &- runStart &+ 1)  // and the closing quote
         p.initialize(from: base + runStart, count: count &- runStart)
         p += count &- runStart
     }
 
     @usableFromInline
     mutating func escape(_ b: UInt8) {
+        claim(6)
         p[0] = UInt8(ascii: "\\")
         let short: UInt8
         switch b {

@@ -174,7 +174,7 @@ public struct JSONWriter: Sendable {
     @inlinable
     public mutating func reserve(_ maxCount: Int) -> JSONCursor {
         buffer.reserve(maxCount)
-        return JSONCursor(buffer.storage.base + buffer.count)
+        return JSONCursor(buffer.storage.base + buffer.count, room: maxCount)
     }
 
     /// Takes in what was written through a cursor from `reserve(reserved)`.

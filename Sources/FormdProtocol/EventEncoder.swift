@@ -11,14 +11,18 @@ public enum EventEncoder {
     /// `JSONCursor`, sized from their strings: one capacity check per event instead of one
     /// per member. The large, rare ones (whole snapshots, value lists) go member by member.
     public static func write(_ record: EventRecord, textSync: TextSync = .full, to w: inout JSONWriter) {
-        // Room for the opening and the closing, and for the constant keys of any one event.
-        let fixed = 96 + 160 + JSONCursor.bound(record.form) + JSONCursor.intBound
+        // Each reservation: the opening's room, the literals written after it and the
+        // bounds of the values.
         let int = JSONCursor.intBound
         switch record.event {
         case .textChanged(let id, let text, let length, let edit, let selection):
             let full = textSync == .full
-            var bound = fixed + JSONCursor.bound(id) + JSONCursor.bound(edit.text) + 5 * int
-            if full { bound += text.map { 2 * JSONCursor.bound($0) } ?? FieldEncoder.maskBound(length: length) }
+            var bound = opening(record, .textChanged) + JSONCursor.room(",\"field\":", ",\"length\":", ",\"edit\":{\"start\":", ",\"end\":", ",\"text\":", "}}")
+                + FieldEncoder.rangeRoom(opening: "},\"selection\":{\"start\":") + JSONCursor.bound(id) + JSONCursor.bound(edit.text) + 3 * int
+            if full {
+                bound += JSONCursor.room(",\"text\":", ",\"display\":")
+                    + (text.map { 2 * JSONCursor.bound($0) } ?? FieldEncoder.maskBound(length: length))
+            }
             w.write(upTo: bound) { c in
                 open(record, .textChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
@@ -38,28 +42,32 @@ public enum EventEncoder {
                 c.raw("}}")
             }
         case .selectionChanged(let id, let selection):
-            w.write(upTo: fixed + JSONCursor.bound(id) + 2 * int) { c in
+            w.write(upTo: opening(record, .selectionChanged) + JSONCursor.room(",\"field\":", "}}")
+                    + FieldEncoder.rangeRoom(opening: ",\"selection\":{\"start\":") + JSONCursor.bound(id)) { c in
                 open(record, .selectionChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 FieldEncoder.range(selection, opening: ",\"selection\":{\"start\":", &c)
                 c.raw("}}")
             }
         case .responderChanged(let id, let isFirst):
-            w.write(upTo: fixed + JSONCursor.bound(id)) { c in
+            w.write(upTo: opening(record, .responderChanged) + JSONCursor.room(",\"field\":", ",\"isFirstResponder\":false}}")
+                    + JSONCursor.bound(id)) { c in
                 open(record, .responderChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 // Each branch a constant: a literal chosen at run time is copied by a call.
                 if isFirst { c.raw(",\"isFirstResponder\":true}}") } else { c.raw(",\"isFirstResponder\":false}}") }
             }
         case .focusChanged(let from, let to):
-            w.write(upTo: fixed + JSONCursor.bound(from ?? "") + JSONCursor.bound(to ?? "")) { c in
+            w.write(upTo: opening(record, .focusChanged) + JSONCursor.room(",\"from\":", ",\"to\":", "}}")
+                    + JSONCursor.bound(from ?? "null") + JSONCursor.bound(to ?? "null")) { c in
                 open(record, .focusChanged, &c)
                 c.raw(",\"from\":"); c.optionalString(from)
                 c.raw(",\"to\":"); c.optionalString(to)
                 c.raw("}}")
             }
         case .demandChanged(let id, let demand, let outcome):
-            w.write(upTo: fixed + JSONCursor.bound(id) + JSONCursor.bound(demand?.rawValue ?? "") + JSONCursor.bound(outcome.rawValue)) { c in
+            w.write(upTo: opening(record, .demandChanged) + JSONCursor.room(",\"field\":", ",\"demand\":", ",\"outcome\":", "}}")
+                    + JSONCursor.bound(id) + JSONCursor.bound(demand?.rawValue ?? "null") + JSONCursor.bound(outcome.rawValue)) { c in
                 open(record, .demandChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 c.raw(",\"demand\":"); c.optionalString(demand?.rawValue)
@@ -67,47 +75,56 @@ public enum EventEncoder {
                 c.raw("}}")
             }
         case .returnPressed(let id, let action):
-            writeFieldAnd(",\"action\":", action.rawValue, id: id, record, .returnPressed, fixed: fixed, to: &w)
+            writeFieldAnd(",\"action\":", action.rawValue, id: id, record, .returnPressed, to: &w)
         case .deletePressed(let id, let before):
-            writeFieldAnd(",\"textBefore\":", before, id: id, record, .deletePressed, fixed: fixed, to: &w)
+            writeFieldAnd(",\"textBefore\":", before, id: id, record, .deletePressed, to: &w)
         case .changeRejected(let id, let reason):
-            writeFieldAnd(",\"reason\":", reason.rawValue, id: id, record, .changeRejected, fixed: fixed, to: &w)
+            writeFieldAnd(",\"reason\":", reason.rawValue, id: id, record, .changeRejected, to: &w)
         case .fieldRemoved(let id):
-            w.write(upTo: fixed + JSONCursor.bound(id)) { c in
+            w.write(upTo: opening(record, .fieldRemoved) + JSONCursor.room(",\"field\":", "}}") + JSONCursor.bound(id)) { c in
                 open(record, .fieldRemoved, &c)
                 c.raw(",\"field\":"); c.string(id)
                 c.raw("}}")
             }
         case .formDefined(let snapshot), .formReset(let snapshot):
-            w.write(upTo: fixed) { open(record, EventName(record.event), &$0) }
+            let name = EventName(record.event)
+            w.write(upTo: opening(record, name)) { open(record, name, &$0) }
             FieldEncoder.writeFormBody(snapshot, to: &w)
             w.writeRaw("}}")
         case .fieldAdded(let f, let index):
-            w.write(upTo: fixed) { open(record, .fieldAdded, &$0) }
+            w.write(upTo: opening(record, .fieldAdded)) { open(record, .fieldAdded, &$0) }
             w.key("field"); FieldEncoder.writeSnapshot(f, to: &w)
             w.writeInt(index, after: ",\"index\":")
             w.writeRaw("}}")
         case .fieldChanged(let id, let changes):
-            w.write(upTo: fixed) { open(record, .fieldChanged, &$0) }
+            w.write(upTo: opening(record, .fieldChanged)) { open(record, .fieldChanged, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("changes"); FieldEncoder.writeChanges(changes, to: &w)
             w.writeRaw("}}")
         case .validityChanged(let id, let validity):
-            w.write(upTo: fixed) { open(record, .validityChanged, &$0) }
+            w.write(upTo: opening(record, .validityChanged)) { open(record, .validityChanged, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("valid"); w.writeBool(validity.isValid)
             w.key("errors"); FieldEncoder.writeValidationErrors(validity.errors, to: &w)
             w.writeRaw("}}")
         case .submitted(let values, let withheld):
-            w.write(upTo: fixed) { open(record, .submitted, &$0) }
+            w.write(upTo: opening(record, .submitted)) { open(record, .submitted, &$0) }
             w.key("values"); FieldEncoder.writeValues(values, to: &w)
             w.key("withheld"); w.writeStrings(withheld)
             w.writeRaw("}}")
         case .submitFailed(let errors):
-            w.write(upTo: fixed) { open(record, .submitFailed, &$0) }
+            w.write(upTo: opening(record, .submitFailed)) { open(record, .submitFailed, &$0) }
             w.key("errors"); FieldEncoder.writeErrors(errors, to: &w)
             w.writeRaw("}}")
         }
+    }
+
+    /// Room `open` needs: its literals (the longer of the two spellings of the form), the
+    /// name, the form's bound and the seq.
+    @inline(__always)
+    private static func opening(_ record: EventRecord, _ name: EventName) -> Int {
+        JSONCursor.room("{\"jsonrpc\":\"2.0\",\"method\":\"", "\",\"params\":{\"form\":\"default\"", ",\"seq\":")
+            + name.spelling.utf8CodeUnitCount + JSONCursor.bound(record.form) + JSONCursor.intBound
     }
 
     /// `{"jsonrpc":"2.0","method":NAME,"params":{"form":FORM,"seq":SEQ`. Inlined into each
@@ -130,8 +147,8 @@ public enum EventEncoder {
 
     /// An event of a field and one string member.
     private static func writeFieldAnd(_ key: StaticString, _ value: String, id: String, _ record: EventRecord, _ name: EventName,
-                                      fixed: Int, to w: inout JSONWriter) {
-        w.write(upTo: fixed + JSONCursor.bound(id) + JSONCursor.bound(value)) { c in
+                                      to w: inout JSONWriter) {
+        w.write(upTo: opening(record, name) + JSONCursor.room(",\"field\":", key, "}}") + JSONCursor.bound(id) + JSONCursor.bound(value)) { c in
             open(record, name, &c)
             c.raw(",\"field\":"); c.string(id)
             c.raw(key); c.string(value)

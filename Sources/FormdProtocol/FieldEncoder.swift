@@ -95,11 +95,17 @@ enum FieldEncoder {
     }
 
     static func writeRange(_ r: TextRange, opening: StaticString = "{\"start\":", to w: inout JSONWriter) {
-        w.write(upTo: opening.utf8CodeUnitCount + 24 + 2 * JSONCursor.intBound) { range(r, opening: opening, &$0) }
+        w.write(upTo: rangeRoom(opening: opening)) { range(r, opening: opening, &$0) }
+    }
+
+    /// Room `range` needs: its literals and two integers.
+    @inline(__always)
+    static func rangeRoom(opening: StaticString) -> Int {
+        JSONCursor.room(opening, ",\"end\":", ",\"backward\":true}") + 2 * JSONCursor.intBound
     }
 
     /// The range after `opening`, which ends with the range's own `{"start":` (a key
-    /// before it included); needs `opening`, two integers and 24 bytes.
+    /// before it included); needs `rangeRoom(opening:)`.
     static func range(_ r: TextRange, opening: StaticString, _ c: inout JSONCursor) {
         c.raw(opening)
         c.int(r.start)
