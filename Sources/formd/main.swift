@@ -1,3 +1,4 @@
+// Thin wiring: parse the command line, load the form file, run the stdio server.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +12,7 @@ import FormdClient
 /// The journal sees every change before its response can be written (`--state`).
 extension StateStore: CommandObserver {}
 
-/// Thin wiring: parse the command line, load the form file, run the stdio server.
-
+/// Says why on stderr and exits with `status` (2: a bad command line, form file or state).
 func fail(_ message: String, status: Int32 = 2) -> Never {
     let text = Array("formd: \(message)\n".utf8)
     _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
