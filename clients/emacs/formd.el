@@ -255,7 +255,8 @@ the `formd-session'."
                                (format "start %s" formd-program))
                              ;; A file-error's data goes on with the process's
                              ;; arguments: keep its reason.
-                             (if (and (memq 'file-error (get (car err) 'error-conditions)) (stringp (nth 2 err)))
+                             (if (and (memq 'file-error (get (car err) 'error-conditions))
+                                      (stringp (nth 2 err)))
                                  (nth 2 err)
                                (error-message-string err)))))))
     (setf (formd-session-connection s) conn)
@@ -623,9 +624,8 @@ This is the connection's notification dispatcher."
             (when (buffer-live-p (formd-session-buffer s))
               (message "formd: cannot submit: %s"
                        (mapconcat (lambda (e)
-                                    (let ((f (formd--field s (alist-get 'field e))))
-                                      (format "%s: %s" (if f (formd--label f) (alist-get 'field e))
-                                              (formd--validation-messages (alist-get 'errors e)))))
+                                    (format "%s: %s" (formd--field-name s (alist-get 'field e))
+                                            (formd--validation-messages (alist-get 'errors e))))
                                   (alist-get 'errors params) "; "))))
            ("submitted"
             ;; A form shown in a buffer is done; a Lisp session just sees the event.
@@ -710,6 +710,11 @@ VALUES are the submitted event's values; WITHHELD the secure fields left out."
   "The label drawn for field F."
   (let ((label (gethash 'label f)))
     (if (and (stringp label) (not (string-empty-p label))) label (gethash 'id f))))
+
+(defun formd--field-name (s id)
+  "How messages name field ID of S: its label, or ID when S does not have it."
+  (let ((f (formd--field s id)))
+    (if f (formd--label f) id)))
 
 (defun formd--selection (f)
   "Field F's selection as (ANCHOR . CARET), offsets into its display."
@@ -837,9 +842,8 @@ pending in formd, and take focus when the field is enabled later."
 
 (defun formd--refused (s id result)
   "Say that field ID of S refused an edit, from RESULT (`applied' or `performed')."
-  (let ((f (formd--field s id)))
-    (message "formd: %s: change refused (%s)" (if f (formd--label f) id)
-             (alist-get 'reason result))))
+  (message "formd: %s: change refused (%s)" (formd--field-name s id)
+           (alist-get 'reason result)))
 
 (defun formd--edit (method &optional params)
   "Focus the field on point's line and send it METHOD with PARAMS.
@@ -1278,8 +1282,7 @@ A private daemon is stopped; an attached one keeps running."
     (formd--ensure-focus s id)
     (let ((action (alist-get 'action (formd--call-form s "pressReturn" `((field . ,id))))))
       (when (equal action "ignored")
-        (message "formd: Return ignored (%s is empty)"
-                 (let ((f (formd--field s id))) (if f (formd--label f) id))))
+        (message "formd: Return ignored (%s is empty)" (formd--field-name s id)))
       action)))
 
 (defun formd-focus-next ()
