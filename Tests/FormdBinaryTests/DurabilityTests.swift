@@ -181,6 +181,23 @@ final class DurabilityTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
     }
 
+    /// The issue's amplification on disk: one 104 KB line giving a 100,000-character
+    /// preset text to 400 fields wrote an 80 MB snapshot. The text budget refuses it, so
+    /// the state stays as small as the line.
+    func testAPresetGivenToManyFieldsDoesNotReachTheDisk() throws {
+        let dir = try stateDirectory()
+        let fields = (0..<400).map { #"{"id":"f\#($0)","configuration":["big"]}"# }.joined(separator: ",")
+        let out = try run(["--state", dir], [
+            #"{"id":1,"method":"defineForm","params":{"presets":{"big":{"text":"\#(String(repeating: "x", count: 100_000))"}},"fields":[\#(fields)]}}"#,
+        ])
+        XCTAssertEqual(out.status, 0, out.stderr)
+        XCTAssertTrue(out.stdout.contains(#""code":-32003,"message":"limit maxTotalText exceeded"#), out.stdout)
+        let held = try FileManager.default.contentsOfDirectory(atPath: dir).reduce(0) { total, name in
+            total + ((try FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.size] as? Int) ?? 0)
+        }
+        XCTAssertLessThan(held, 100_000, "the state directory holds \(held) bytes")
+    }
+
     func testAStatePathThatIsAFileIsAnError() throws {
         let dir = try stateDirectory()
         try FileManager.default.createDirectory(atPath: (dir as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
