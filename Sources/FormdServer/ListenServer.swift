@@ -234,6 +234,12 @@ public final class ListenServer {
         var asker: Connection? = nil
         c.reader.drain(final: false) { item in
             daemon.handle(item.decoded(limits: daemon.limits), client: &c.client, into: &c.out, peers: &peers)
+            // An answer past the limit is dropped at once, not at the end of the turn: the
+            // answers of many clients in one turn would all be held together.
+            if c.pending > options.maxClientBuffer {
+                overflow(c, now: now())
+                return false
+            }
             if c.client.isShutDown {
                 asker = c
                 return false
@@ -313,6 +319,12 @@ public final class ListenServer {
             keep = min(keep + 1, c.out.count)
         }
         c.out.truncate(to: keep)
+        if c.out.capacity > 1 << 20 {
+            // Give back the room the overflowing output took.
+            var kept = JSONWriter(reservingCapacity: max(keep, 4096))
+            c.out.withUnsafeBytes { kept.writeRaw($0) }
+            c.out = kept
+        }
         let limit = options.maxClientBuffer
         let error = ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: more than \(limit) bytes of output waited for this client, so it is disconnected; reconnect and resync with getState (raise the limit with --max-client-buffer)")
         let start = c.out.count

@@ -68,6 +68,24 @@ final class ListenLimitTests: XCTestCase {
         XCTAssertEqual(daemon.stopAndCollect().status, 0)
     }
 
+    /// Answers over `--max-client-buffer` are dropped as each is made, not at the end of
+    /// the turn: 20 clients asking for a 6.5 MB state at once took the daemon from 22 to
+    /// 143 MB before, to 30 MB now (release build).
+    func testAnswersOverTheClientBufferDoNotPileUpInATurn() throws {
+        let daemon = try ListenDaemon(args: ["--max-client-buffer", "500000"])
+        let setup = try SocketClient(daemon.socket, name: "setup")
+        let fields = (0..<4000).map { #"{"id":"field\#($0)"}"# }.joined(separator: ",")
+        setup.send(#"{"id":0,"method":"defineForm","params":{"fields":[\#(fields)]}}"#)
+        _ = setup.readToEnd()  // its formDefined alone overflows it
+        let before = try XCTUnwrap(peakRSSKiB(daemon))
+        let clients = try (0..<16).map { try SocketClient(daemon.socket, name: "c\($0)") }
+        for c in clients { c.send(#"{"id":1,"method":"getState"}"#) }
+        for c in clients { assertDropped(c, naming: "maxClientBuffer") }
+        let growth = try XCTUnwrap(peakRSSKiB(daemon)) - before
+        XCTAssertLessThan(growth, 16 * 1024, "16 states of 2.6 MB took \(growth) KiB more")
+        XCTAssertEqual(daemon.stopAndCollect().status, 0)
+    }
+
     func testAnUnfinishedLineThatWaitsTooLongIsDropped() throws {
         let daemon = try ListenDaemon(args: ["--line-timeout", "1"])
         let slow = try SocketClient(daemon.socket, name: "slow"), busy = try SocketClient(daemon.socket, name: "busy")
