@@ -1,8 +1,9 @@
 " Vim's own JSON-RPC channel in "lsp" mode (job_start with in_mode/out_mode "lsp",
 " ch_evalexpr) driving the real formd: a login form's requests and results, events
 " reaching the channel callback, an error with its code, multi-byte text. Run by
-" Tests/framing/run:
-"   FORMD_BIN=... vim -u NONE -N -es -S Tests/framing/vim_lsp_channel.vim
+" Tests/framing/run, which prints the lines it writes to $FRAMING_RESULTS (Vim opening
+" /dev/stdout would truncate a log that stdout is redirected to):
+"   FORMD_BIN=... FRAMING_RESULTS=FILE vim -u NONE -N -es -S Tests/framing/vim_lsp_channel.vim
 set encoding=utf-8
 scriptencoding utf-8
 
@@ -82,7 +83,7 @@ endfor
 call s:Check(s:exit == 0, 'formd exit status ' . s:exit)
 
 call writefile(s:failures + [printf('vim lsp channel (%d.%d): %d passed, %d failed',
-      \ v:version / 100, v:version % 100, s:checks - len(s:failures), len(s:failures))], '/dev/stdout')
+      \ v:version / 100, v:version % 100, s:checks - len(s:failures), len(s:failures))], $FRAMING_RESULTS)
 if empty(s:failures)
   qall!
 endif
