@@ -438,6 +438,7 @@ def InsertCharPre()
   endif
   var text = v:char
   v:char = ''
+  Did(s, null_function)
   if v:insertmode == 'r'
     Request(s, 'moveCaret', {to: 'right', extend: true}, null_function, true)
   endif
@@ -487,6 +488,7 @@ def Reconcile(s: dict<any>)
       continue
     endif
     Edit(s, f, start, end, inserted)
+    Did(s, null_function) # Vim's own . repeats it
   endfor
 enddef
 
@@ -582,6 +584,38 @@ def Delete(direction: string, unit: string, count: number = 1)
     endif
   endif
   Send(s, 'delete', {direction: direction, unit: unit}, count)
+  Did(s, mode() ==# 'n' ? () => Delete(direction, unit, count) : null_function)
+enddef
+
+# What `.` repeats: the plugin's last command (`Again`), or, when that is null_function,
+# Vim's own `.` (a change Vim made, an operator) unless it was typing in Insert mode.
+def Did(s: dict<any>, Again: func())
+  s.redo = Again
+  s.typed = Again == null_function && mode() !=# 'n'
+enddef
+
+# Text put into a masked field is not kept for `.` (as typing is not).
+def DidUnlessMasked(s: dict<any>, Again: func())
+  if Masked(Target(s))
+    s.redo = null_function
+    s.typed = true
+  else
+    Did(s, Again)
+  endif
+enddef
+
+# .: the last change again.
+def Repeat()
+  var s = Current()
+  if empty(s)
+    return
+  elseif s.redo != null_function
+    s.redo()
+  elseif s.typed
+    echo 'formd: . does not repeat typing'
+  else
+    exe 'normal! ' .. (v:count > 0 ? v:count : '') .. '.'
+  endif
 enddef
 
 def TypeText(s: dict<any>, text: string)
@@ -611,6 +645,7 @@ def ClearField()
   elseif !Focused(s, f.id)
     Request(s, 'demandFocus', {field: f.id, demand: 'become'})
   endif
+  Did(s, ClearField)
 enddef
 
 # Pasted text for a one-line field (as formd tui pastes it): without the line break that
@@ -665,6 +700,7 @@ def Put(after: bool, text: string = RegisterText(v:register))
     Send(s, 'moveCaret', {to: 'right'})
   endif
   PutIn(s, Target(s), repeat(text, v:count1), false)
+  DidUnlessMasked(s, () => Put(after, text))
 enddef
 
 # A terminal's (bracketed) paste: Vim would insert the text itself, past InsertCharPre, so
@@ -691,15 +727,22 @@ enddef
 
 # r{char}: the characters under the cursor replaced by {char}.
 def ReplaceChar()
-  var s = Current()
   var count = v:count1
   var c = getcharstr()
-  if empty(s) || c == "\<Esc>" || c == "\<C-c>"
+  if c != "\<Esc>" && c != "\<C-c>"
+    ReplaceWith(c, count)
+  endif
+enddef
+
+def ReplaceWith(c: string, count: number)
+  var s = Current()
+  if empty(s)
     return
   endif
   Sync(s)
   Send(s, 'moveCaret', {to: 'right', extend: true}, count)
   TypeText(s, repeat(c, count))
+  DidUnlessMasked(s, () => ReplaceWith(c, count))
 enddef
 
 # Insert-mode CTRL-R {register}.
@@ -737,6 +780,10 @@ enddef
 var operator = ''
 
 def Operator(kind: string): string
+  var s = Current()
+  if !empty(s)
+    Did(s, null_function) # Vim's own . repeats g@
+  endif
   operator = kind
   &operatorfunc = ApplyOperator
   return 'g@'
@@ -793,6 +840,7 @@ def MapKeys()
   nnoremap <buffer> <silent> <nowait> u <ScriptCmd>UndoRedo('undo', v:count1)<CR>
   nnoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>UndoRedo('redo', v:count1)<CR>
   nnoremap <buffer> <silent> <nowait> U <Nop>
+  nnoremap <buffer> <silent> <nowait> . <ScriptCmd>Repeat()<CR>
   for key in ['0', '^', '<Home>']
     exe 'nnoremap <buffer> <silent> <nowait> ' .. key .. ' <ScriptCmd>TextStart()<CR>'
   endfor
@@ -902,7 +950,8 @@ def Start(cmd: list<string>, form: string, name: string, attached: bool, opts: d
   var s: dict<any> = {buf: 0, form: form, attached: attached, opts: opts, name: name,
     model: {fields: [], firstResponder: v:null, seq: 0}, prefixes: [], lines: [],
     show_errors: {}, outstanding: 0, stderr: [], ready: false, closed: false,
-    finishing: false, resyncing: false, place_cursor: false, placed: [0, 0], placements: 0, visual: false}
+    finishing: false, resyncing: false, place_cursor: false, placed: [0, 0], placements: 0, visual: false,
+    redo: null_function, typed: false}
   var job = job_start(cmd, {
     in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl', noblock: true,
     callback: (_, msg) => OnMessage(s, msg),

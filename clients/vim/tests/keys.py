@@ -374,6 +374,30 @@ def case_insert_entries():
     d.stop()
 
 
+def case_repeat():
+    """. repeats the plugin's last command (x, p, r, dd), not an older change of Vim's own."""
+    d, v = attached()
+    d.request("setText", {"field": "email", "text": "abcdef"})
+    v.expect("repeat: abcdef drawn", lambda v: v.line(0).startswith("> Email:    abcdef"))
+    v.keys("Escape", "0", "~")
+    expect_text("repeat: ~ (Vim's own change)", d, "email", "Abcdef", v)
+    v.keys("x")
+    expect_text("repeat: x", d, "email", "Acdef", v)
+    v.keys(".")
+    expect_text("repeat: . after x deletes again", d, "email", "Adef", v)
+    v.keys("r", "Z", "l", ".")
+    expect_text("repeat: . after r replaces again", d, "email", "AZZf", v)
+    v.ex('let @a = "12"')
+    v.keys("0", '"', "a", "P")
+    expect_text("repeat: P", d, "email", "12AZZf", v)
+    v.keys("$", ".")
+    expect_text("repeat: . after P pastes again", d, "email", "12AZZ12f", v)
+    v.keys("0", "l", "l", "~", ".")
+    expect_text("repeat: and after a change of Vim's own, . is Vim's", d, "email", "12azZ12f", v)
+    v.close()
+    d.stop()
+
+
 def case_disabled_field():
     """A field that cannot take focus: motions pass over it, Tab skips it, no typing there."""
     d, v = attached("examples/signup.json")
@@ -472,7 +496,7 @@ def case_paste():
     d.stop()
 
 
-CASES = [case_typing_undo_and_password, case_otp, case_paste, case_insert_entries, case_disabled_field, case_daemon_dies, case_private]
+CASES = [case_typing_undo_and_password, case_otp, case_paste, case_repeat, case_insert_entries, case_disabled_field, case_daemon_dies, case_private]
 
 
 def main():
