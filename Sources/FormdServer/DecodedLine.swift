@@ -34,8 +34,7 @@ public enum DecodedLine: Sendable {
         }
         // Most requests are plain enough to decode without building a value tree; a
         // keystroke in the clients' compact spelling needs not even a parser.
-        if let envelope = Envelope(compactKeystroke: bytes, maxDepth: limits.maxDepth)
-            ?? Envelope(plainRequest: bytes, maxDepth: limits.maxDepth) {
+        if let envelope = Envelope(bytes: bytes, maxDepth: limits.maxDepth) {
             self = .request(envelope)
             return
         }
