@@ -503,6 +503,17 @@ test('. repeats typing after an insert command and c{motion}, not an older chang
   s:close()
 end)
 
+test(':s on a field\'s line is sent as what it wrote (Neovim reports it before writing it)', function()
+  local s = open()
+  type_email(s, 'abc def def')
+  keys(s, '<Esc>:s/def/XYZW/g<CR>')
+  eq('abc XYZW XYZW', state(s).fields[1].text, 'formd text after :s')
+  eq('Email:    abc XYZW XYZW', lines(s)[1], 'the line')
+  keys(s, 'u')
+  eq('abc def def', state(s).fields[1].text, 'u takes it back')
+  s:close()
+end)
+
 -- The cursor's byte column on its line, as a position in the field's text.
 local function caret_col(s)
   local c = vim.api.nvim_win_get_cursor(0)

@@ -497,20 +497,60 @@ function Session:_on_bytes(start_row, start_col, old_end_row, old_end_col, new_e
     self.native_change = nil
   end)
   self.redo = nil
-  self:render_soon()
-  if old_end_row ~= 0 or new_end_row ~= 0 then
-    return -- lines added, removed or joined: the form's shape is formd's
-  end
   local row = start_row + 1
   local f = self:field_at(row)
   local prefix = self.prefixes[row]
-  if not f or not prefix or start_col < #prefix then
+  if old_end_row == 0 and new_end_row == 0 and f and prefix and start_col >= #prefix then
+    -- Neovim may report a change before it writes it (`:s` does): what replaced the range
+    -- is read from the line when the change is sent, before any other request, or once this
+    -- command is done.
+    if not self.byte_changes then
+      self.byte_changes = {}
+      vim.schedule(function()
+        self:send_changes()
+      end)
+    end
+    table.insert(self.byte_changes, { row = row, id = f.id, col = start_col, start = start_col - #prefix,
+      old = old_end_col, new = new_end_col })
+  end -- else lines added, removed or joined, or a label changed: drawn over
+  self:render_soon()
+end
+
+-- Changes left to right on one line (`:s///g`) as one: the range from the first one's start
+-- to the last one's end, in the text before them. Returns nil when they are not like that.
+local function merged(changes)
+  local first, shift = changes[1], 0
+  for i, c in ipairs(changes) do
+    if c.row ~= first.row or (i > 1 and c.start < changes[i - 1].start + changes[i - 1].new) then
+      return nil
+    end
+    if i < #changes then
+      shift = shift + c.new - c.old
+    end
+  end
+  local last = changes[#changes]
+  return { row = first.row, id = first.id, col = first.col, start = first.start,
+    old = last.start + last.old - shift - first.start, new = last.start + last.new - first.start }
+end
+
+--- Sends the changes on_bytes saw, in order: each a `select` of the range it replaced and an
+--- `insertText` of what the line now holds there (one edit, so one undo step, when they are
+--- left to right on one line).
+function Session:send_changes()
+  local changes = self.byte_changes
+  self.byte_changes = nil
+  if not changes or self.closed or not self:valid_buf() then
     return
   end
-  local line = vim.api.nvim_buf_get_lines(self.buf, start_row, row, false)[1] or ''
-  local start = start_col - #prefix
-  self:request('select', { field = f.id, start = start, ['end'] = start + old_end_col }, quiet)
-  self:request('insertText', { field = f.id, text = line:sub(start_col + 1, start_col + new_end_col) })
+  local one = #changes > 1 and merged(changes)
+  if one then
+    changes = { one }
+  end
+  for _, c in ipairs(changes) do
+    local line = vim.api.nvim_buf_get_lines(self.buf, c.row - 1, c.row, false)[1] or ''
+    self:request('select', { field = c.id, start = c.start, ['end'] = c.start + c.old }, quiet)
+    self:request('insertText', { field = c.id, text = line:sub(c.col + 1, c.col + c.new) })
+  end
 end
 
 ----------------------------------------------------------------------------------------

@@ -105,6 +105,9 @@ end
 -- Sends a request; renders once nothing is outstanding (by then every event the request
 -- caused has been applied to the model). cb may return true to keep an error quiet.
 function Session:request(method, params, cb)
+  if self.byte_changes then
+    self:send_changes() -- buffer changes not sent yet go first
+  end
   params = params or {}
   if params.form == nil and method ~= 'initialize' and method ~= 'shutdown' then
     params.form = self.form
@@ -377,7 +380,7 @@ end
 -- Drawing
 
 function Session:_maybe_render()
-  if self.dirty and self.ready and not self.closed and self.rpc.outstanding == 0 then
+  if self.dirty and self.ready and not self.closed and self.rpc.outstanding == 0 and not self.byte_changes then
     self:render()
   end
 end
