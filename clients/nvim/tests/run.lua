@@ -514,6 +514,16 @@ test(':s on a field\'s line is sent as what it wrote (Neovim reports it before w
   s:close()
 end)
 
+test('p of a line yanked from the form (yy) pastes its text, not its label', function()
+  local s = open()
+  type_email(s, 'ada@example.com')
+  keys(s, '<Esc>yy<Tab>')
+  keys(s, 'p')
+  local _, f = state(s, true)
+  eq('ada@example.com', f.password.text, 'the pasted text')
+  s:close()
+end)
+
 -- The cursor's byte column on its line, as a position in the field's text.
 local function caret_col(s)
   local c = vim.api.nvim_win_get_cursor(0)

@@ -732,6 +732,15 @@ function M.attach(self)
   for lhs, where in pairs({ p = 'after', P = 'before' }) do
     map('n', lhs, function()
       local text = vim.fn.getreg(vim.v.register)
+      if vim.fn.getregtype(vim.v.register) == 'V' then
+        -- A line yanked from a form (yy): its field's text, without the label.
+        for _, prefix in ipairs(self.prefixes) do
+          if vim.startswith(text, prefix) then
+            text = text:sub(#prefix + 1)
+            break
+          end
+        end
+      end
       self.redo = function()
         self:paste(text, where)
       end
