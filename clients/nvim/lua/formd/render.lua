@@ -6,7 +6,8 @@
 -- decoration that is not part of the buffer's text: the first responder's line gets a `>`
 -- sign and a line highlight (namespace `formd_marker`), a selection (formd's, in UTF-8
 -- bytes of the display) is highlighted, empty fields show their placeholder,
--- and invalid fields that were touched show their errors as virtual text (`formd`).
+-- invalid fields that were touched show their errors and a refused edit says so, as
+-- virtual text (`formd`).
 
 local M = {}
 
@@ -104,6 +105,9 @@ function M.decorate(buf, model, prefixes, show_errors)
     end
     if f.demand == 'become' then
       table.insert(chunks, { (#chunks > 0 and '  ' or '') .. '(focus pending)', 'FormdPending' })
+    end
+    if type(f.refused) == 'string' then
+      table.insert(chunks, { '  ' .. f.refused, 'FormdError' })
     end
     local errors = M.error_text(f.errors)
     if f.valid == false and errors ~= '' and (f.touched or (show_errors and show_errors[f.id])) then

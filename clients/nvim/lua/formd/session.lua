@@ -266,6 +266,7 @@ function events.textChanged(self, p)
   if not f then
     return
   end
+  f.refused = nil
   f.text = p.text
   f.display = p.display or ''
   f.length = p.length or 0
@@ -294,6 +295,10 @@ function events.responderChanged(self, p)
 end
 
 function events.focusChanged(self, p)
+  local from = self:field(p.from)
+  if from then
+    from.refused = nil
+  end
   self.model.firstResponder = p.to
   self.focus_left = p.to == nil and p.from or nil -- the cursor stays on the field left
   self.focus_moved = true
@@ -323,6 +328,9 @@ function events.changeRejected(self, p)
   if f and loud_reasons[p.reason] then
     local label = nonempty(f.label) or f.id
     notify(string.format('%s: change refused (%s)', label, tostring(p.reason)), vim.log.levels.WARN)
+    -- Also on the field's line, until its next change: in insert mode Neovim draws
+    -- "-- INSERT --" over a message.
+    f.refused = 'change refused (' .. tostring(p.reason) .. ')'
   end
 end
 
