@@ -31,6 +31,11 @@ public struct MethodEntry: Sendable {
 /// request's method is looked up here and decoded by its entry, whichever way its bytes
 /// were read; `initialize`'s capabilities, the unknown-method message and the schema check
 /// (`protocol/check_schemas.py`, which asks the binary) all come from this table.
+///
+/// From an entry on: its decoder makes a `Call`; a `.form` call's `FormCommand` is carried
+/// out by `FormEngine.perform` (`Form.perform` switches on it), the daemon-wide calls by
+/// the server's `Daemon`; the `CommandResult` is written by `ResultEncoder`, each event by
+/// `EventEncoder` under its `EventName`.
 public enum MethodRegistry {
     public static let entries: [MethodEntry] = [
         // Daemon-wide methods take `form` like every method and ignore it.
