@@ -133,8 +133,7 @@ public enum EventEncoder {
     private static func open(_ record: EventRecord, _ name: EventName, _ c: inout JSONCursor) {
         c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"")
         c.raw(name.spelling)
-        // Most clients never name a form: its name, compared in a few instructions, is
-        // then written as a constant instead of quoted (about a hundred) for each event.
+        // Most clients never name a form: the default one is written as a constant, not quoted.
         if record.form == FormEngine.defaultForm {
             c.raw("\",\"params\":{\"form\":\"default\"")
         } else {
