@@ -480,6 +480,14 @@ test('x X D dw r: counts, dw to the next word, one undo step each, repeated by .
   eq('WZJ9', f.password.text, 'r in the password')
   eq('Password: ' .. bullets(4), lines(s)[2], 'the line after r')
   truthy(not vim.fn.getreg('.'):find('W', 1, true), 'r left its character in the . register')
+  local seen = #seen_lines
+  keys(s, '0lvl')
+  keys(s, 'rK')
+  _, f = state(s, true)
+  eq('WKK9', f.password.text, 'Visual r in the password')
+  for i = seen + 1, #seen_lines do
+    truthy(not seen_lines[i]:find('K', 1, true), 'Visual r put its character in the line: ' .. seen_lines[i])
+  end
   s:close()
 end)
 

@@ -138,7 +138,7 @@ local pending_op
 --- 'operatorfunc' of x X D dw r: the range Vim's motion covered (marks '[ and ']), within
 --- the field's line, becomes one formd edit (one undo step): `select` of it, then `delete`
 --- or `insertText`. Nothing enters the buffer or a register.
-function M.operator()
+function M.operator(kind)
   local self = require('formd').session()
   if not self or not pending_op or not self.ready or self.closed then
     return
@@ -153,7 +153,9 @@ function M.operator()
   local d = render.display(f)
   local start = math.max(0, math.min(first[2] - #prefix, #d))
   local stop = #d -- a motion past the line (2dw on its last word, 3D) stops at its end
-  if last[1] == row then
+  if kind == 'line' then
+    start = 0 -- V: the whole text
+  elseif last[1] == row then
     stop = last[2] < #prefix and 0 or math.min(next_char(d, last[2] - #prefix), #d)
   end
   self.redo = nil -- Vim's own `.` repeats g@
@@ -178,12 +180,14 @@ local function operate(op, motion)
 end
 
 -- r{char}: the character is read here, so it never reaches the buffer or the `.` register.
+-- In Visual mode (v_r) the operator's range is the selection.
 local function replace_op()
   local ok, ch = pcall(vim.fn.getcharstr)
+  local visual = vim.fn.mode():find('^[vV\22]') ~= nil
   if not ok or ch == '' or ch == '\27' or ch == '\3' or ch:find('^[\r\n]') or ch:byte(1) == 0x80 then
-    return '' -- cancelled, or a key that is not a character (r<CR> would split the form's line)
+    return visual and '<Esc>' or '' -- cancelled, or not a character (r<CR> would split the line)
   end
-  return operate({ replace = ch }, 'l')
+  return operate({ replace = ch }, visual and '' or 'l')
 end
 
 -- u and <C-r>: formd's undo and redo of the cursor's field; like Neovim, says so when
@@ -723,6 +727,9 @@ function M.attach(self)
     end, d[3])
   end
   operator('r', replace_op, 'replace the character under the cursor')
+  operator('gr', replace_op, 'replace the character under the cursor')
+  vim.keymap.set('x', 'r', replace_op, { buffer = buf, expr = true, silent = true, nowait = true,
+    desc = 'formd: replace every character of the selection' })
   map('n', 'u', function()
     self:history('undo')
   end, 'undo')
