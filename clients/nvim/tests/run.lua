@@ -583,6 +583,14 @@ test('a mouse click or a motion along the field moves formd\'s caret', function(
   eq({ start = 3, ['end'] = 3 }, state(s).fields[1].selection, '<Esc> leaves formd\'s caret where typing stopped')
   keys(s, 'i-')
   eq('ab+-cdef', state(s).fields[1].text, 'i continues there')
+  -- A click on another field's text: focus, and the caret where the click went.
+  keys(s, '<Esc><Tab>')
+  eq(2, s:marked_line(), 'on the password')
+  keys(s, '<LeftMouse><15,0>') -- the sign column (2) and "Email:    " (10), then 3 characters
+  eq(1, s:marked_line(), 'the click focused the email')
+  eq({ start = 3, ['end'] = 3 }, state(s).fields[1].selection, 'formd\'s caret where the click went')
+  keys(s, 'i=')
+  eq('ab+=-cdef', state(s).fields[1].text, 'typed where the click went')
   s:close()
 end)
 

@@ -435,10 +435,15 @@ function Session:_cursor_moved(insert)
   if not f then
     return
   end
+  local clicked = self.clicked
+  self.clicked = nil
   if row ~= self.last_row then
     self.last_row = row
     if f.id ~= self.model.firstResponder and Session.can_focus(f) then
       self:focus(f.id)
+      if clicked then -- a click puts the caret where it went; j and k keep the field's
+        self:select_at(f, math.min(col - #prefix, #render.display(f)))
+      end
     end
     return
   end
@@ -679,6 +684,10 @@ function M.attach(self)
     unrepeatable()
     self:focus_previous()
   end, 'focusPrevious')
+  vim.keymap.set({ 'n', 'i' }, '<LeftMouse>', function()
+    self.clicked = true
+    return '<LeftMouse>'
+  end, { buffer = buf, expr = true, silent = true, desc = 'formd: the caret where you click' })
   map('n', '.', function()
     self:repeat_last()
   end, 'repeat the last change')
