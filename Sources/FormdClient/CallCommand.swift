@@ -24,6 +24,11 @@ public enum CallCommand {
       <key>=<string>          A string param: text='ada@example.com'.
       <key>:=<json>           A param of any JSON type: enabled:=false, count:=3,
                               fields:='[{"id":"a"}]'.
+      <key>=@<file>           The value read from <file> ('-': stdin), without
+                              its final newline: text=@- <<<"$password" keeps a
+                              secret off the command line, which 'ps' shows to
+                              every user. <key>:=@<file> reads JSON. A value
+                              that starts with @ itself is written \\@...
 
     OPTIONS:
       --socket <path>         The socket of the daemon (default: $FORMD_SOCKET).

@@ -14,7 +14,8 @@ public enum WaitCommand {
     Waits for the first event with one of the given names that happens after it
     started (events from before are not replayed: start waiting before you cause
     or expect the event), prints its params as compact JSON on stdout and exits 0.
-    Texts in events are masked as always: this command never asks for secrets.
+    This command never asks for secrets: a secure field's text is masked unless a
+    client revealed it (setRevealed, Ctrl-R in 'formd tui'), which shows it to all.
 
     USAGE: \(usage)
 

@@ -51,7 +51,8 @@ struct TerminalOptions {
       Tab / Shift-Tab         next / previous field (also Down / Up)
       Return                  what the field's return action says: next field, done,
                               or submit; Return that leaves the last field submits
-      Ctrl-R                  reveal or hide a password field
+      Ctrl-R                  reveal or hide a password field (with --socket:
+                              revealed to every client of the form too)
       Ctrl-_ (Ctrl-/)         undo, as in readline
       Alt-_                   redo (also Ctrl-Alt-_, as Emacs's C-M-_)
       Ctrl-Z                  suspend (back with 'fg'); the form is redrawn as it was
@@ -59,8 +60,8 @@ struct TerminalOptions {
       Escape, Ctrl-C          cancel
 
     A terminal too small for the focused field's label and text says so ("terminal
-    too small: needs at least W×H") until it is made larger; keys but Escape,
-    Ctrl-C and Ctrl-Z wait for that.
+    too small: needs at least W×H") until it is made larger; until then keys
+    but Escape, Ctrl-C and Ctrl-Z do nothing.
 
     EXIT STATUS:
       0 submitted, 1 cancelled, 2 usage error, unreadable or invalid form, no

@@ -1,3 +1,4 @@
+import FormdClient
 import FormdCore
 import FormdProtocol
 import FormdServer

@@ -96,6 +96,23 @@ final class CallWaitTests: XCTestCase {
         XCTAssertEqual(try text("b", form: "f"), "in f")
     }
 
+    func testCallReadsAValueFromAFileSoASecretStaysOffTheCommandLine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("formd-call-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("pa\"ss wörd\n".utf8).write(to: file)
+        XCTAssertEqual(try formd("call", "setText", "field=email", "text=@\(file.path)").status, 0)
+        XCTAssertEqual(try text("email"), "pa\"ss wörd", "the file's text without its final newline")
+        try Data(#"{"id":"extra"}"#.utf8).write(to: file)
+        XCTAssertEqual(try formd("call", "addField", "field:=@\(file.path)").status, 0)
+        XCTAssertEqual(try text("extra"), "")
+        XCTAssertEqual(try formd("call", "setText", "field=email", #"text=\@ada"#).status, 0)
+        XCTAssertEqual(try text("email"), "@ada", "\\@ is a literal @")
+        let missing = try formd("call", "setText", "field=email", "text=@/nonexistent/secret")
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("cannot read '/nonexistent/secret'"), missing.stderr)
+        XCTAssertEqual(try text("email"), "@ada", "a value it cannot read changes nothing")
+    }
+
     func testCallTakesTheSocketFromFormdSocketOrTheOption() throws {
         let fromEnv = try formd("call", "focusNext")
         XCTAssertEqual(fromEnv.stdout, "{\"firstResponder\":\"email\",\"moved\":true}\n")

@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// Reads a whole file with plain Glibc calls (keeps Foundation out of the binary's start).
-enum FileContents {
+public enum FileContents {
     /// The bytes, or a readable reason ("No such file or directory").
-    static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
+    public static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
         guard let file = fopen(path, "rb") else { return .failure(ReadFailure(reason: String(cString: strerror(errno)))) }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -20,5 +20,5 @@ enum FileContents {
         }
     }
 
-    struct ReadFailure: Error { var reason: String }
+    public struct ReadFailure: Error { public var reason: String }
 }
