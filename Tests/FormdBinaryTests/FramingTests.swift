@@ -253,7 +253,7 @@ final class FramingTests: XCTestCase {
 }
 
 extension FramingTests {
-    /// A burst large enough for the read-ahead thread (with events held and written there)
+    /// A burst large enough for the burst thread (`BurstIO`, with events held and written there)
     /// answers in Content-Length framing exactly what it answers in lines.
     func testABurstAnswersTheSameInBothFramings() throws {
         var requests = [#"{"id":0,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b","secure":true}]}}"#,
