@@ -24,12 +24,19 @@ public enum AttachBridge {
         case .failure(let e):
             switch e.code {
             case ENOENT: throw SocketError("no formd is listening on \(path) (no such socket; start one with formd --listen \(path))")
+            case ECONNREFUSED where !isSocket(path): throw SocketError("\(path) is not a socket (give the path formd --listen was started with)")
             case ECONNREFUSED: throw SocketError("no formd is listening on \(path) (the socket is left from a daemon that is gone)")
             case EACCES: throw SocketError("cannot connect to \(path): permission denied (the socket belongs to another user)")
             case ENOTSOCK: throw SocketError("\(path) is not a socket")
             default: throw SocketError("cannot connect to \(path): \(e.description)")
             }
         }
+    }
+
+    /// Connecting to a file that is not a socket is refused like a stale socket; `stat` tells them apart.
+    private static func isSocket(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
     }
 
     /// Copies both ways until the daemon closes the connection or stdout goes away.

@@ -123,5 +123,9 @@ final class ListenSocketTests: XCTestCase {
         XCTAssertEqual(stale.status, 1)
         XCTAssertTrue(stale.stderr.contains("left from a daemon that is gone"), stale.stderr)
         XCTAssertEqual(stale.stdout, "")
+        FileManager.default.createFile(atPath: dir + "/plain", contents: Data())
+        let plain = try FormdProcess.run(["attach", dir + "/plain"])
+        XCTAssertEqual(plain.status, 1)
+        XCTAssertTrue(plain.stderr.contains("\(dir)/plain is not a socket"), plain.stderr)
     }
 }
