@@ -2,7 +2,7 @@
 """Checks protocol/openrpc.json against the OpenRPC meta-schema, the JSON Schemas and the binary.
 
     pip install jsonschema        # Python 3.11+
-    python3 protocol/check_openrpc.py [FORMD]    # FORMD: $FORMD_BIN or .build/debug/formd
+    python3 protocol/check_openrpc.py [FORMD]    # FORMD: $FORMD_BIN, $FORMD or .build/debug/formd
 
 What it checks:
   1. openrpc.json is valid against the OpenRPC meta-schema shipped in openrpc/meta-schema.json
@@ -21,9 +21,7 @@ Prints one line per failure, then `N passed, M failed`; exits 1 if anything fail
 from __future__ import annotations
 
 import json
-import os
 import pathlib
-import subprocess
 import sys
 
 try:
@@ -33,15 +31,16 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("check_openrpc.py needs the jsonschema package: pip install jsonschema")
 
+from formd_binary import formd_binary, initialize_result
+
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parent
 DOCUMENT = HERE / "openrpc.json"
 META_SCHEMA = HERE / "openrpc/meta-schema.json"
 DRAFT7_URI = "https://json-schema.org/draft-07/schema#"
 
 
 class Checker:
-    def __init__(self, binary: str) -> None:
+    def __init__(self, binary: pathlib.Path) -> None:
         self.binary = binary
         self.passed = 0
         self.failed = 0
@@ -72,12 +71,6 @@ class Checker:
         for n in doc.get("x-notifications", []):
             errs = list(notification.iter_errors(n))
             self.check(not errs, f"x-notifications/{n.get('name')}", errs[0].message if errs else "")
-
-    def initialize(self) -> dict:
-        """The binary's initialize result."""
-        request = '{"jsonrpc":"2.0","id":1,"method":"initialize"}\n'
-        out = subprocess.run([self.binary], input=request, capture_output=True, text=True, timeout=30, cwd=ROOT)
-        return json.loads(out.stdout.splitlines()[0])["result"]
 
     def resolve(self, ref: str, where: str) -> object:
         target, _, pointer = ref.partition("#")
@@ -122,7 +115,7 @@ class Checker:
     def run(self) -> int:
         doc = json.loads(DOCUMENT.read_text(encoding="utf-8"))
         self.validate_meta(doc)
-        result = self.initialize()
+        result = initialize_result(self.binary)
         capabilities = result["capabilities"]
         self.check(doc["info"]["version"] == result["protocolVersion"], "info.version",
                    f"is {doc['info']['version']!r}, initialize reports protocol {result['protocolVersion']!r}")
@@ -146,5 +139,4 @@ class Checker:
 
 
 if __name__ == "__main__":
-    default = os.environ.get("FORMD_BIN", str(ROOT / ".build/debug/formd"))
-    sys.exit(Checker(sys.argv[1] if len(sys.argv) > 1 else default).run())
+    sys.exit(Checker(formd_binary(sys.argv)).run())

@@ -2,14 +2,14 @@
 """Checks protocol/schemas against the implementation's lists and the transcripts.
 
     pip install jsonschema        # Python 3.11+
-    python3 protocol/check_schemas.py
+    python3 protocol/check_schemas.py [FORMD]    # FORMD: $FORMD_BIN, $FORMD or .build/debug/formd
 
 What it checks:
   1. every file under protocol/schemas is itself a valid draft 2020-12 schema;
   2. every method formd lists in `initialize`'s capabilities (from its MethodRegistry)
      has params/<m>.json and results/<m>.json, every event it lists (EventName) has
      events/<e>.json, and no schema file names a method or event formd does not have.
-     The lists come from the binary itself: $FORMD, or .build/debug/formd;
+     The lists come from the binary itself;
   3. in every protocol/transcripts/*.jsonl:
      - each `> ` line (a request, notification or batch) against defs/request.json and
        its params against params/<method>.json, except lines right after a
@@ -31,10 +31,8 @@ Prints one line per failure, then `N passed, M failed`; exits 1 if anything fail
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import re
-import subprocess
 import sys
 
 try:
@@ -44,15 +42,16 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("check_schemas.py needs the jsonschema package: pip install jsonschema")
 
+from formd_binary import ROOT, formd_binary, initialize_result
+
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parent
 SCHEMAS = HERE / "schemas"
 TRANSCRIPTS = HERE / "transcripts"
-FORMD = pathlib.Path(os.environ.get("FORMD") or ROOT / ".build/debug/formd")
 
 
 class Checker:
-    def __init__(self) -> None:
+    def __init__(self, binary: pathlib.Path) -> None:
+        self.binary = binary
         self.passed = 0
         self.failed = 0
         self.schemas: dict[str, dict] = {}
@@ -137,21 +136,8 @@ class Checker:
 
     # -- coverage ----------------------------------------------------------------
 
-    @staticmethod
-    def capabilities() -> dict:
-        """What the binary's `initialize` says it has: its method and event registries."""
-        if not os.access(FORMD, os.X_OK):
-            raise SystemExit(f"no formd binary at {FORMD}: run `swift build` first or set FORMD")
-        request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize"}) + "\n"
-        out = subprocess.run([str(FORMD)], input=request, capture_output=True, text=True, timeout=30).stdout
-        for line in out.splitlines():
-            msg = json.loads(line)
-            if msg.get("id") == 1:
-                return msg["result"]["capabilities"]
-        raise SystemExit(f"{FORMD} did not answer initialize: {out!r}")
-
     def check_coverage(self) -> None:
-        caps = self.capabilities()
+        caps = initialize_result(self.binary)["capabilities"]
         methods, events = caps["methods"], caps["events"]
         for kind, names in (("params", methods), ("results", methods), ("events", events)):
             have = {p.split("/", 1)[1][:-5] for p in self.schemas if p.startswith(kind + "/")}
@@ -360,4 +346,4 @@ class Checker:
 
 
 if __name__ == "__main__":
-    sys.exit(Checker().run())
+    sys.exit(Checker(formd_binary(sys.argv)).run())
