@@ -24,14 +24,10 @@ import json
 import pathlib
 import sys
 
-try:
-    from jsonschema import Draft7Validator
-    from referencing import Registry, Resource
-    from referencing.jsonschema import DRAFT7
-except ImportError:  # pragma: no cover
-    sys.exit("check_openrpc.py needs the jsonschema package: pip install jsonschema")
-
-from formd_binary import formd_binary, initialize_result
+from check_support import formd_binary, initialize_result
+from jsonschema import Draft7Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT7
 
 HERE = pathlib.Path(__file__).resolve().parent
 DOCUMENT = HERE / "openrpc.json"

@@ -35,14 +35,10 @@ import pathlib
 import re
 import sys
 
-try:
-    from jsonschema import Draft202012Validator
-    from referencing import Registry, Resource
-    from referencing.jsonschema import DRAFT202012
-except ImportError:  # pragma: no cover
-    sys.exit("check_schemas.py needs the jsonschema package: pip install jsonschema")
-
-from formd_binary import ROOT, formd_binary, initialize_result
+from check_support import ROOT, formd_binary, initialize_result
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 HERE = pathlib.Path(__file__).resolve().parent
 SCHEMAS = HERE / "schemas"

@@ -1,14 +1,20 @@
-"""The formd binary that protocol/check_*.py hold the documents against, and its `initialize` answer.
+"""What protocol/check_*.py share: the jsonschema package, and the formd binary they hold the documents against.
 
-The binary is the first command-line argument, else $FORMD_BIN (as scripts/test sets it), else
-$FORMD, else .build/debug/formd at the repository root.
+Importing it exits with a pip hint when jsonschema is missing. The binary is the first
+command-line argument, else $FORMD_BIN (as scripts/test sets it), else $FORMD, else
+.build/debug/formd at the repository root.
 """
-from __future__ import annotations
-
 import json
 import os
 import pathlib
 import subprocess
+import sys
+
+try:
+    import jsonschema  # noqa: F401  (the checks import from it; missing, they cannot run)
+    import referencing  # noqa: F401
+except ImportError:  # pragma: no cover
+    sys.exit(f"{pathlib.Path(sys.argv[0]).name} needs the jsonschema package: pip install jsonschema")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
