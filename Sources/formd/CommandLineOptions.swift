@@ -49,7 +49,8 @@ enum CommandLineOptions {
         return """
         OVERVIEW: formd keeps form fields (text, one first responder, Return that moves on,
         Delete on an empty field that steps back, secure fields that never leak) and speaks
-        newline-delimited JSON-RPC 2.0: commands on stdin, responses and events on stdout.
+        JSON-RPC 2.0, one message per line or framed with Content-Length headers:
+        commands on stdin, responses and events on stdout.
 
         USAGE: \(usage)
 
