@@ -62,7 +62,9 @@ struct FormController {
     }
 
     /// Joins the form a running daemon serves (`--socket`): its state as it is now, and the
-    /// first field focused if no field has focus. Returns a message for stderr when that fails.
+    /// first field focused if no field has focus (a demand, not `focusNext`: another client
+    /// that gave focus meanwhile keeps it where it is). Returns a message for stderr when that
+    /// fails.
     mutating func join() -> String? {
         initialize()
         switch call("getState") {
@@ -71,7 +73,9 @@ struct FormController {
         case .result(let state):
             view.apply(event: "formDefined", state)
         }
-        if view.firstResponder == nil { call("focusNext") }
+        if view.firstResponder == nil, let first = view.fields.first(where: { $0.enabled && $0.canBecomeFirstResponder }) {
+            call("demandFocus", [("field", .string(first.id)), ("demand", .string("become"))])
+        }
         return client.lost
     }
 
