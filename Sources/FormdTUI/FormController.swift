@@ -176,11 +176,11 @@ struct FormController {
         }
         switch key {
         case .text(let s):
-            // One request per character, as a keyboard types them: a run arrives at once
-            // when typing is fast, and one-character fields must each get theirs (and
-            // advance) in turn.
-            // The last one may leave the form (autoAdvance): the rest has nowhere to go.
-            for c in s where view.firstResponder != nil { call("insertText", [("text", .string(String(c)))]) }
+            typeEach(s)
+        case .paste(let s) where focused.autoAdvance:
+            // A code pasted into one-character boxes: each box takes its character and
+            // moves on, as the spec asks of clients (a whole paste is refused by maxLength).
+            typeEach(FormController.singleLine(s))
         case .paste(let s):
             let text = FormController.singleLine(s)
             if !text.isEmpty { call("editAction", [("action", .string("paste")), ("text", .string(text))]) }
@@ -210,6 +210,13 @@ struct FormController {
         default: break
         }
         return .next
+    }
+
+    /// One request per character, as a keyboard types them: a run arrives at once when
+    /// typing is fast, and one-character fields must each get theirs (and advance) in turn.
+    /// The last one may leave the form (autoAdvance): the rest has nowhere to go.
+    private mutating func typeEach(_ s: String) {
+        for c in s where view.firstResponder != nil { call("insertText", [("text", .string(String(c)))]) }
     }
 
     /// Return: the form's own handling; if it submitted, the values (secrets included)

@@ -12,6 +12,9 @@ struct FieldView {
     var canBecomeFirstResponder = true
     var returnAction = "next"
     var maxLength: Int?
+    /// Filling it moves focus on (a one-time-code box): a paste is typed into it
+    /// character by character, so a whole code fills the boxes.
+    var autoAdvance = false
     /// What to draw: the text, or one `•` per character while masked.
     var display = ""
     var length = 0
@@ -58,6 +61,7 @@ struct FieldView {
             case "canBecomeFirstResponder": canBecomeFirstResponder = v.boolValue ?? canBecomeFirstResponder
             case "returnAction": returnAction = v.stringValue ?? returnAction
             case "maxLength": maxLength = v.numberValue?.intValue
+            case "autoAdvance": autoAdvance = v.boolValue ?? autoAdvance
             case "display": display = v.stringValue ?? display
             case "length": length = v.numberValue?.intValue ?? length
             case "selection": applySelection(v)
