@@ -71,16 +71,13 @@ final class LazyDFA {
         var p = 0
         let n = bytes.count
         while p < n {
-            // The common step, a one-byte character whose transition is known, in a tight
-            // loop over the tables; it leaves them for anything else, which may change them.
+            // Known steps of one-byte characters, on the raw tables (PERFORMANCE.md, "Patterns").
             let stride = self.stride
-            // Locals, not the captured variables, so the loop keeps them in registers.
             let (state, position, died) = transitions.withUnsafeBufferPointer { t in
                 dead.withUnsafeBufferPointer { d in
                     asciiClass.withUnsafeBufferPointer { a -> (Int32, Int, Bool) in
                         var s = s, p = p
-                        // Eight plain ASCII bytes without CR, followed by ASCII or nothing:
-                        // eight characters of one byte, stepped without looking at neighbours.
+                        // Eight ASCII bytes without CR, followed by ASCII or nothing, are eight characters.
                         while p + 8 <= n {
                             let w = UnsafeRawPointer(bytes.baseAddress! + p).loadUnaligned(as: UInt64.self)
                             let cr = w ^ 0x0D0D_0D0D_0D0D_0D0D
