@@ -9,7 +9,7 @@
 //   anything else), each `\n`-terminated;
 // - a request that fails changes nothing: when a single (non-batch) line is answered by
 //   an error, that error is its only output and the engine equals the engine before it;
-// - `LineReader` splits the same bytes, read through a pipe in small blocks with a small
+// - `MessageReader` splits the same bytes, read through a pipe in small blocks with a small
 //   line limit, exactly as a plain split does: short lines byte for byte, long ones
 //   either whole or refused with a prefix of the real line;
 // - `LeadingID`, which reads ids out of unparseable lines, finishes on any bytes;
@@ -125,7 +125,7 @@ enum Fuzz {
         }
     }
 
-    /// The same bytes through `LineReader` (blocks of 1 KiB, lines of at most 200 bytes)
+    /// The same bytes through `MessageReader` (blocks of 1 KiB, lines of at most 200 bytes)
     /// against a plain split.
     static func checkReader(_ bytes: UnsafeRawBufferPointer) {
         let maxLine = 200
@@ -141,7 +141,7 @@ enum Fuzz {
         defer { close(fds[0]) }
         var expected: [ArraySlice<UInt8>] = Array(bytes).split(separator: 0x0A, omittingEmptySubsequences: false)
         if bytes.last == 0x0A || bytes.isEmpty { expected.removeLast() }
-        var reader = LineReader(fd: fds[0], maxLineBytes: maxLine, blockSize: 1024, prefixBytes: 64)
+        var reader = MessageReader(fd: fds[0], maxLineBytes: maxLine, blockSize: 1024, prefixBytes: 64)
         defer { reader.close() }
         // A `Content-Length` input has no plain split to compare with: it is read to its end
         // (bounded, never crashing), and its bodies are checked by the framing tests.
@@ -159,7 +159,7 @@ enum Fuzz {
                 guard got < expected.count else { fail("reader: more lines than the input has", bytes) }
                 let want = expected[got]
                 switch item {
-                case .line(let line):
+                case .message(let line):
                     if !line.elementsEqual(want) { fail("reader: line \(got) differs", bytes) }
                 case .tooLong(let prefix):
                     if want.count <= maxLine { fail("reader: line \(got) of \(want.count) bytes refused as too long", bytes) }

@@ -16,7 +16,7 @@ final class Connection {
     }
 
     let fd: Int32
-    var reader: LineReader
+    var reader: MessageReader
     var out = JSONWriter(reservingCapacity: 4096)
     /// Bytes of `out` already written.
     var sent = 0
@@ -41,7 +41,7 @@ final class Connection {
 
     init(fd: Int32, maxLineBytes: Int, now: Double) {
         self.fd = fd
-        reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
+        reader = MessageReader(fd: fd, maxLineBytes: maxLineBytes)
         lastProgress = now
         lastInput = now
     }

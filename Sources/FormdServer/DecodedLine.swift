@@ -71,11 +71,11 @@ public enum DecodedLine: Sendable {
     }
 }
 
-extension LineReader.Item {
+extension MessageReader.Item {
     /// The item as a decoded line: a dropped over-long line keeps only the `id` its start shows.
     public func decoded(limits: SessionLimits) -> DecodedLine {
         switch self {
-        case .line(let bytes): DecodedLine(bytes, limits: limits)
+        case .message(let bytes): DecodedLine(bytes, limits: limits)
         case .tooLong(let prefix): .tooLong(id: LeadingID.scan(prefix) ?? .null)
         case .unreadableHeader(let reason): .unreadableHeader(reason)
         }

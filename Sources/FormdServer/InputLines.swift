@@ -1,11 +1,11 @@
-/// The stdio input's line reader, in a box that the serving thread lends to the burst's
+/// The stdio input's message reader, in a box that the serving thread lends to the burst's
 /// second thread (`BurstIO`) for the length of a burst. Only one thread uses it at a time:
 /// starting and joining the thread hand it over.
 final class InputLines: @unchecked Sendable {
-    var reader: LineReader
+    var reader: MessageReader
 
     init(fd: Int32, maxLineBytes: Int) {
-        reader = LineReader(fd: fd, maxLineBytes: maxLineBytes)
+        reader = MessageReader(fd: fd, maxLineBytes: maxLineBytes)
     }
 
     deinit { reader.close() }

@@ -153,7 +153,7 @@ public struct StdioServer {
     /// worth is waiting, even mid-block, so a block of small requests with large answers
     /// (64 KiB of `getState` on a big form) never piles up in memory; once the output is
     /// gone or the server halted, the remaining lines are left unapplied.
-    private mutating func handleLines(from reader: inout LineReader, final: Bool) {
+    private mutating func handleLines(from reader: inout MessageReader, final: Bool) {
         let limits = session.limits
         reader.drain(final: final) { item in handle(item.decoded(limits: limits)) }
     }

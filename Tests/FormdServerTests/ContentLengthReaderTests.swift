@@ -6,7 +6,7 @@ import FormdProtocol
 import FormdTestSupport
 import XCTest
 
-/// `LineReader` in `Content-Length` framing, fed through a pipe in chunks cut anywhere
+/// `MessageReader` in `Content-Length` framing, fed through a pipe in chunks cut anywhere
 /// (inside a header name, between `\r` and `\n`, inside a body): every message comes out
 /// whole and in order, an over-long body as its refusal with its start, the same as when
 /// the stream arrives in large pieces.
@@ -22,13 +22,13 @@ final class ContentLengthReaderTests: XCTestCase {
     private func read(_ chunks: [[UInt8]], maxLineBytes: Int) -> (Framing?, [Item]) {
         var fds: [Int32] = [-1, -1]
         XCTAssertEqual(pipe(&fds), 0)
-        var reader = LineReader(fd: fds[0], maxLineBytes: maxLineBytes, blockSize: 1024)
+        var reader = MessageReader(fd: fds[0], maxLineBytes: maxLineBytes, blockSize: 1024)
         defer { reader.close(); close(fds[0]) }
         var items: [Item] = []
         func take() {
             reader.drain { item in
                 switch item {
-                case .line(let bytes): items.append(.body(Array(bytes)))
+                case .message(let bytes): items.append(.body(Array(bytes)))
                 case .tooLong(let prefix): items.append(.tooLong(prefix: Array(prefix)))
                 case .unreadableHeader(let reason): items.append(.unreadableHeader(reason))
                 }

@@ -11,11 +11,11 @@ import FormdProtocol
 ///
 /// The first bytes choose the framing (`ContentLengthHeader.framing(of:final:)`): lines
 /// ended by `\n`, or `Content-Length` header blocks each followed by its body. Either way
-/// a message is handed out as an `Item.line`.
-public struct LineReader {
+/// a message is handed out as an `Item.message`.
+public struct MessageReader {
     public enum Item {
-        /// A line, or a `Content-Length` message's body.
-        case line(UnsafeRawBufferPointer)
+        /// A message: a line without its `\n`, or a `Content-Length` message's body.
+        case message(UnsafeRawBufferPointer)
         /// A line or body longer than the limit, already dropped; `prefix` is its start.
         case tooLong(prefix: UnsafeRawBufferPointer)
         /// A header block that cannot be read, and why; nothing more is handed out.
@@ -57,11 +57,11 @@ public struct LineReader {
         prefix = .allocate(byteCount: max(prefixBytes, 1), alignment: 1)
     }
 
-    /// Bytes read but not yet handed out: the start of an unfinished line (or message).
+    /// Bytes read but not yet handed out: the start of an unfinished message.
     public var unfinishedBytes: Int { end - start }
 
-    /// Gives back the room a long line took once nothing unfinished is held, so an idle
-    /// connection holds one block, not its longest line.
+    /// Gives back the room a long message took once nothing unfinished is held, so an idle
+    /// connection holds one block, not its longest message.
     public mutating func shrinkIfEmpty(to blockSize: Int = 1 << 16) {
         guard start == end, buffer.count > blockSize else { return }
         buffer.deallocate()
@@ -97,7 +97,7 @@ public struct LineReader {
         return errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK ? .interrupted : .failed(errno)
     }
 
-    /// Hands out every complete line now in the buffer. The pointer is valid only during
+    /// Hands out every complete message now in the buffer. The pointer is valid only during
     /// the call. At end of input, pass `final: true` to hand out an unterminated last line.
     public mutating func drain(final: Bool = false, _ body: (Item) -> Bool) {
         if framing != .ndjson {
@@ -111,14 +111,14 @@ public struct LineReader {
             let wasDiscarding = discarding
             discarding = false
             start += len + 1
-            let keepGoing = wasDiscarding ? body(.tooLong(prefix: keptPrefix)) : body(.line(UnsafeRawBufferPointer(start: base, count: len)))
+            let keepGoing = wasDiscarding ? body(.tooLong(prefix: keptPrefix)) : body(.message(UnsafeRawBufferPointer(start: base, count: len)))
             if !keepGoing { return }
         }
         if final && start < end {
             let base = buffer.baseAddress! + start
             let len = end - start
             start = end
-            _ = discarding ? body(.tooLong(prefix: keptPrefix)) : body(.line(UnsafeRawBufferPointer(start: base, count: len)))
+            _ = discarding ? body(.tooLong(prefix: keptPrefix)) : body(.message(UnsafeRawBufferPointer(start: base, count: len)))
             discarding = false
         } else if final && discarding {
             discarding = false
@@ -151,7 +151,7 @@ public struct LineReader {
                 let bytes = UnsafeRawBufferPointer(start: buffer.baseAddress! + start, count: length)
                 start += length
                 bodyLength = nil
-                if !body(.line(bytes)) { return }
+                if !body(.message(bytes)) { return }
                 continue
             }
             guard start < end else { return }
@@ -192,8 +192,8 @@ public struct LineReader {
         _ = body(.unreadableHeader(reason))
     }
 
-    /// Moves the unfinished line to the front; grows the buffer for a long line up to the
-    /// limit, and past the limit drops what is held and starts discarding.
+    /// Moves the unfinished message to the front; grows the buffer for a long message up to
+    /// the limit, and past the limit (lines only) drops what is held and starts discarding.
     private mutating func makeRoom() {
         if start > 0 {
             let pending = end - start
