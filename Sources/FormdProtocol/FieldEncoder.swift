@@ -128,24 +128,29 @@ enum FieldEncoder {
         c.raw("\"")
     }
 
+    /// `[{"field": …, "errors": […]}, …]`.
     static func writeErrors(_ errors: [FieldErrors], to w: inout JSONWriter) {
-        w.writeRaw("[")
-        for (i, e) in errors.enumerated() {
-            if i > 0 { w.writeRaw(",") }
+        writeObjects(errors, to: &w) { e, w in
             w.key("field", first: true); w.writeString(e.field)
             w.key("errors"); writeValidationErrors(e.errors, to: &w)
-            w.closeObject()
         }
-        w.writeRaw("]")
     }
 
     /// `[{"rule": …, "message": …}, …]`.
     static func writeValidationErrors(_ errors: [ValidationError], to w: inout JSONWriter) {
-        w.writeRaw("[")
-        for (i, e) in errors.enumerated() {
-            if i > 0 { w.writeRaw(",") }
+        writeObjects(errors, to: &w) { e, w in
             w.key("rule", first: true); w.writeString(e.rule.rawValue)
             w.key("message"); w.writeString(e.message)
+        }
+    }
+
+    /// An array of one object per item; `members` writes an item's members, the first
+    /// with `first: true` (which opens the object).
+    private static func writeObjects<Item>(_ items: [Item], to w: inout JSONWriter, _ members: (Item, inout JSONWriter) -> Void) {
+        w.writeRaw("[")
+        for (i, item) in items.enumerated() {
+            if i > 0 { w.writeRaw(",") }
+            members(item, &w)
             w.closeObject()
         }
         w.writeRaw("]")
