@@ -73,27 +73,26 @@ final class StateDirectoryTests: XCTestCase {
         assertRefused(out, "cannot read snapshot: it belongs to uid \(StateDirectoryTests.nobody)")
     }
 
-    func testASnapshotLinkIsNotFollowed() throws {
+    /// Moves the state's `name` aside and links it back in place (the attacker's forged
+    /// file), then checks that formd, sent `request`, refuses with `reason` and leaves the
+    /// link's target as it was.
+    func assertLinkRefused(_ name: String, request: String, _ reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let (work, state) = try populatedState()
-        // The attacker's forged state, linked in place of the snapshot.
-        let forged = work + "/forged"
-        XCTAssertEqual(rename(state + "/snapshot", forged), 0)
-        XCTAssertEqual(symlink(forged, state + "/snapshot"), 0)
-        let before = try contents(forged)
-        let out = try run(["--state", state], [#"{"id":1,"method":"getState"}"#])
-        assertRefused(out, "cannot read snapshot: it is a symbolic link")
-        XCTAssertEqual(try contents(forged), before)
+        let target = work + "/attackers-" + name
+        XCTAssertEqual(rename(state + "/" + name, target), 0, file: file, line: line)
+        XCTAssertEqual(symlink(target, state + "/" + name), 0, file: file, line: line)
+        let before = try contents(target)
+        assertRefused(try run(["--state", state], [request]), reason, file: file, line: line)
+        XCTAssertEqual(try contents(target), before, "nothing written to the link's target", file: file, line: line)
+    }
+
+    func testASnapshotLinkIsNotFollowed() throws {
+        try assertLinkRefused("snapshot", request: #"{"id":1,"method":"getState"}"#, "cannot read snapshot: it is a symbolic link")
     }
 
     func testAJournalLinkIsNeitherReadNorAppendedTo() throws {
-        let (work, state) = try populatedState()
-        let attackers = work + "/attackers-journal"
-        XCTAssertEqual(rename(state + "/journal", attackers), 0)
-        XCTAssertEqual(symlink(attackers, state + "/journal"), 0)
-        let before = try contents(attackers)
-        let out = try run(["--state", state], [#"{"id":1,"method":"setText","params":{"field":"f","text":"secret"}}"#])
-        assertRefused(out, "cannot read journal: it is a symbolic link")
-        XCTAssertEqual(try contents(attackers), before, "nothing appended to the link's target")
+        try assertLinkRefused("journal", request: #"{"id":1,"method":"setText","params":{"field":"f","text":"secret"}}"#,
+                              "cannot read journal: it is a symbolic link")
     }
 
     func testAJournalOfAnotherUserIsRefused() throws {
