@@ -115,13 +115,10 @@ enum FieldEncoder {
         if r.backward { c.raw(",\"backward\":true}") } else { c.raw("}") }
     }
 
-    /// One bullet per character: what a masked field shows.
-    static func writeMask(length: Int, to w: inout JSONWriter) {
-        w.write(upTo: maskBound(length: length)) { mask(length: length, &$0) }
-    }
-
+    /// Bytes `mask(length:_:)` writes at most.
     static func maskBound(length: Int) -> Int { 3 * length + 2 }
 
+    /// One bullet per character, quoted: what a masked field shows.
     static func mask(length: Int, _ c: inout JSONCursor) {
         c.raw("\"")
         for _ in 0..<length { c.raw("•") }
