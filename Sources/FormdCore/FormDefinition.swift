@@ -48,7 +48,7 @@ extension Form {
         emit(.fieldAdded(fieldSnapshot(at, includeSecrets: false), index: at))
     }
 
-    /// Rule 3: a removed responder resigns whatever `canResign` says; a pending demand on
+    /// Rule 3: a removed responder resigns whatever `canResignFirstResponder` says; a pending demand on
     /// it is refused.
     mutating func remove(_ i: Int) {
         if pendingBecome == i { clearPending(outcome: .refused) }

@@ -16,7 +16,7 @@ public struct FormEngine: Equatable, Sendable {
     /// compare is far cheaper than hashing it. Not part of the engine's value (`==`).
     private var lastForm = 0
     public let limits: EngineLimits
-    /// At least the bytes of text all forms hold (`TextBudget`); exact after a recount.
+    /// At least the bytes of text all forms hold (`TextBudget.swift`); exact after a recount.
     var heldTextBound = 0
 
     public static func == (a: FormEngine, b: FormEngine) -> Bool {
