@@ -3,7 +3,7 @@
 " reaching the channel callback, an error with its code, multi-byte text. Run by
 " Tests/framing/run, which prints the lines it writes to $FRAMING_RESULTS (Vim opening
 " /dev/stdout would truncate a log that stdout is redirected to):
-"   FORMD_BIN=... FRAMING_RESULTS=FILE vim -u NONE -N -es -S Tests/framing/vim_lsp_channel.vim
+"   FORMD_BIN=... FRAMING_RESULTS=FILE vim -u NONE -N -n -es -S Tests/framing/vim_lsp_channel.vim
 set encoding=utf-8
 scriptencoding utf-8
 
