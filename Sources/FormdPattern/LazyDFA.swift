@@ -42,6 +42,10 @@ final class LazyDFA {
     private static let unknown: Int32 = -1
     /// Bytes of states and transitions kept before the cache is emptied and rebuilt.
     static let cacheBudget = 1 << 21
+    /// Bytes of cache a pattern keeps between matches: a text that made more states (a
+    /// pattern whose states multiply) gives them back, so the caches of many fields hold
+    /// little whatever texts they have checked.
+    static let retainedBytes = 1 << 16
     /// Classes kept; a character of a class beyond them is stepped without caching.
     static let maxClasses = 1024
     /// Non-ASCII scalars whose class is remembered.
@@ -63,8 +67,13 @@ final class LazyDFA {
         if text.isEmpty { return acceptsEmptyText() }
         var t = text
         t.makeContiguousUTF8()
-        return t.utf8.withContiguousStorageIfAvailable { run(t, $0) }!
+        let result = t.utf8.withContiguousStorageIfAvailable { run(t, $0) }!
+        if cacheBytes > LazyDFA.retainedBytes { empty(keepingCapacity: false) }
+        return result
     }
+
+    /// Bytes the cache holds now (states and their transitions).
+    var cachedBytes: Int { cacheBytes }
 
     private func run(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var s = startState
@@ -257,16 +266,7 @@ final class LazyDFA {
     private func intern(_ set: [Int32]) -> Int32 {
         if let known = stateIndex[set] { return known }
         let bytes = stride * 4 + set.count * 8 + 64
-        if cacheBytes + bytes > LazyDFA.cacheBudget && !states.isEmpty {
-            transitions.removeAll(keepingCapacity: true)
-            states.removeAll(keepingCapacity: true)
-            dead.removeAll(keepingCapacity: true)
-            stateIndex.removeAll(keepingCapacity: true)
-            acceptsAtEnd.removeAll(keepingCapacity: true)
-            startState = LazyDFA.unknown
-            cacheBytes = 0
-            flushes += 1
-        }
+        if cacheBytes + bytes > LazyDFA.cacheBudget && !states.isEmpty { empty(keepingCapacity: true) }
         let s = Int32(states.count)
         states.append(set)
         dead.append(set.isEmpty ? 1 : 0)
@@ -275,6 +275,18 @@ final class LazyDFA {
         transitions += repeatElement(LazyDFA.unknown, count: stride)
         cacheBytes += bytes
         return s
+    }
+
+    /// Forgets every state; `keepingCapacity` while a match goes on and will refill it.
+    private func empty(keepingCapacity keep: Bool) {
+        transitions.removeAll(keepingCapacity: keep)
+        states.removeAll(keepingCapacity: keep)
+        dead.removeAll(keepingCapacity: keep)
+        stateIndex.removeAll(keepingCapacity: keep)
+        acceptsAtEnd.removeAll(keepingCapacity: keep)
+        startState = LazyDFA.unknown
+        cacheBytes = 0
+        flushes += 1
     }
 
     /// Whether a text that has brought the automaton to `s` matches if it ends there.

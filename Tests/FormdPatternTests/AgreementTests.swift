@@ -130,4 +130,19 @@ final class AgreementTests: XCTestCase {
             XCTAssertEqual(p.matchesWhole(text), chars[chars.count - 17] == "a")
         }
     }
+
+    func testAPatternKeepsLittleCacheBetweenMatches() {
+        // A hostile form gives many fields such a pattern and a long text each: what stays
+        // cached after a match is bounded by `retainedBytes`, not by `cacheBudget`.
+        let dfa = LazyDFA(Program(try! PatternParser.parse("[ab]*a[ab]{16}")))
+        var g = SplitMix64(seed: 5)
+        let text = String((0..<20_000).map { _ in g.next(below: 2) == 0 ? Character("a") : Character("b") })
+        _ = dfa.matches(text)
+        XCTAssertLessThanOrEqual(dfa.cachedBytes, LazyDFA.retainedBytes)
+        // A small automaton keeps its states: the next match reuses them.
+        let small = LazyDFA(Program(try! PatternParser.parse("[a-z]+")))
+        _ = small.matches("hello")
+        XCTAssertGreaterThan(small.cachedBytes, 0)
+        XCTAssertTrue(small.matches("world"))
+    }
 }
