@@ -38,11 +38,10 @@ public struct Field: Equatable, Sendable {
             configuration = try FieldConfiguration(configuration: spec.configuration, options: spec.options,
                                                    presets: presets, field: spec.id)
         }
-        let attributes = configuration.attributes
-        try limits.checkPatterns(attributes, field: spec.id)
+        if configuration.hasPatterns { try limits.checkPatterns(configuration.attributes, field: spec.id) }
         let initial = spec.options.text ?? configuration.presetText ?? ""
-        let length = initial.count
-        if let max = attributes.maxLength, length > max {
+        let length = initial.isEmpty ? 0 : initial.count
+        if let max = configuration.attributes.maxLength, length > max {
             throw .invalidParams("field \(quoted(spec.id)): text has \(length) \(length == 1 ? "character" : "characters") but maxLength is \(max)")
         }
         self.id = spec.id
@@ -51,7 +50,9 @@ public struct Field: Equatable, Sendable {
         self.initialText = initial
         self.buffer = TextBuffer(initial)
         self.history = EditHistory(limit: limits.maxUndoSteps)
-        self.validity = Validity(text: initial, length: length, attributes: attributes)
+        // A field without constraints is always valid (as in `revalidate`).
+        self.validity = configuration.hasConstraints
+            ? Validity(text: initial, length: length, attributes: configuration.attributes) : Validity(errors: [])
     }
 
     /// The spec this field was built from (or last reconfigured to).
@@ -145,7 +146,7 @@ public struct Field: Equatable, Sendable {
     @discardableResult
     mutating func revalidate() -> Bool {
         // A field without constraints is always valid: skip building a Validity.
-        if !attributes.hasConstraints { return false }
+        if !configuration.hasConstraints { return false }
         let v = Validity(text: text, length: length, attributes: attributes)
         if v == validity { return false }
         validity = v

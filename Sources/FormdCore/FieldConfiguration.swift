@@ -12,24 +12,47 @@ final class FieldConfiguration: Equatable, Sendable {
     let attributes: FieldAttributes
     /// The initial text a preset gives, used when the field gives none of its own.
     let presetText: String?
+    /// `attributes.hasConstraints`, kept: asked of the attributes in place, it copies them.
+    let hasConstraints: Bool
+    /// A `pattern` or an `inputFilter` is set (their size is checked against the limits).
+    let hasPatterns: Bool
 
-    init(configuration: [String], options: FieldOptions, presets: PresetLibrary, field: String) throws(FormError) {
+    convenience init(configuration: [String], options: FieldOptions, presets: PresetLibrary, field: String) throws(FormError) {
         var own = options
         own.text = nil
         let resolved = try presets.resolve(configuration: configuration, own: own)
         let attributes = FieldAttributes(resolving: resolved)
         try FieldConfiguration.check(attributes, field: field)
+        self.init(configuration: configuration, options: own, attributes: attributes, presetText: resolved.text)
+    }
+
+    private init(configuration: [String], options: FieldOptions, attributes: FieldAttributes, presetText: String?) {
         self.configuration = configuration
-        self.options = own
+        self.options = options
         self.attributes = attributes
-        self.presetText = resolved.text
+        self.presetText = presetText
+        hasConstraints = attributes.hasConstraints
+        hasPatterns = attributes.pattern != nil || attributes.inputFilter != nil
+    }
+
+    /// This configuration with another preset list, nothing re-resolved (a snapshot edited by hand).
+    func replacing(configuration: [String]) -> FieldConfiguration {
+        FieldConfiguration(configuration: configuration, options: options, attributes: attributes, presetText: presetText)
+    }
+
+    /// This configuration with other attributes, nothing re-resolved (a snapshot edited by hand).
+    func replacing(attributes: FieldAttributes) -> FieldConfiguration {
+        FieldConfiguration(configuration: configuration, options: options, attributes: attributes, presetText: presetText)
     }
 
     /// True when a spec with these keys would resolve to this same configuration.
     func matches(configuration: [String], options: FieldOptions) -> Bool {
+        guard configuration == self.configuration else { return false }
+        // Compared as given when it sets no text: a copy costs a retain per reference held.
+        if options.text == nil { return options == self.options }
         var own = options
         own.text = nil
-        return configuration == self.configuration && own == self.options
+        return own == self.options
     }
 
     /// Equal by value, so fields compare the same whether or not they share an instance.

@@ -1,11 +1,13 @@
 /// A field's state as `getState`, `formDefined` and `fieldAdded` report it.
 ///
 /// `text` is nil when the field is masked and the caller did not ask for secrets, so a
-/// snapshot can be handed to any encoder without leaking.
-public struct FieldSnapshot: Equatable, Sendable {
+/// snapshot can be handed to any encoder without leaking. The settings (`configuration`
+/// and `attributes`) are the field's shared configuration object, not a copy of it: a
+/// whole form's snapshot costs a reference per field for them, and an encoder can tell
+/// fields configured alike apart from the rest by identity (`sharesSettings`).
+public struct FieldSnapshot: Sendable {
     public var id: String
-    public var configuration: [String]
-    public var attributes: FieldAttributes
+    private var settings: FieldConfiguration
     public var text: String?
     public var display: String
     public var length: Int
@@ -21,12 +23,12 @@ public struct FieldSnapshot: Equatable, Sendable {
 
     public init(_ field: Field, isFirstResponder: Bool, includeSecrets: Bool, encoding: PositionEncoding) {
         id = field.id
-        configuration = field.spec.configuration
-        attributes = field.attributes
-        text = includeSecrets ? field.text : field.visibleText
+        settings = field.sharedConfiguration
+        let masked = field.attributes.masksText
+        text = includeSecrets || !masked ? field.text : nil
         display = field.display
         length = field.length
-        selection = field.buffer.selection(encoding, masked: field.attributes.masksText)
+        selection = field.buffer.selection(encoding, masked: masked)
         self.isFirstResponder = isFirstResponder
         demand = field.demand
         validity = field.validity
@@ -34,6 +36,33 @@ public struct FieldSnapshot: Equatable, Sendable {
         visited = field.visited
         touched = field.touched
         restoredWithoutSecret = field.restoredWithoutSecret
+    }
+
+    /// The preset names the field's spec lists.
+    public var configuration: [String] {
+        get { settings.configuration }
+        set { settings = settings.replacing(configuration: newValue) }
+    }
+
+    /// The field's effective configuration.
+    public var attributes: FieldAttributes {
+        get { settings.attributes }
+        set { settings = settings.replacing(attributes: newValue) }
+    }
+
+    /// True when both fields hold the very same settings object, so their `configuration`
+    /// and `attributes` are the same values, byte for byte.
+    public func sharesSettings(with other: FieldSnapshot) -> Bool { settings === other.settings }
+}
+
+extension FieldSnapshot: Equatable {
+    /// Equal in everything reported, whether or not the settings are shared.
+    public static func == (a: FieldSnapshot, b: FieldSnapshot) -> Bool {
+        a.id == b.id && (a.sharesSettings(with: b) || (a.configuration == b.configuration && a.attributes == b.attributes))
+            && a.text == b.text && a.display == b.display && a.length == b.length && a.selection == b.selection
+            && a.isFirstResponder == b.isFirstResponder && a.demand == b.demand && a.validity == b.validity
+            && a.dirty == b.dirty && a.visited == b.visited && a.touched == b.touched
+            && a.restoredWithoutSecret == b.restoredWithoutSecret
     }
 }
 

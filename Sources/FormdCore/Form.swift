@@ -94,8 +94,15 @@ public struct Form: Equatable, Sendable {
     }
 
     public func snapshot(includeSecrets: Bool) -> FormSnapshot {
-        FormSnapshot(form: name, seq: seq, firstResponder: firstResponderID,
-                     fields: fields.indices.map { fieldSnapshot($0, includeSecrets: includeSecrets) })
+        var list: [FieldSnapshot] = []
+        list.reserveCapacity(fields.count)
+        // Through a buffer pointer each field is read in place; through the array, copied.
+        fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                list.append(FieldSnapshot(fields[i], isFirstResponder: responder == i, includeSecrets: includeSecrets, encoding: encoding))
+            }
+        }
+        return FormSnapshot(form: name, seq: seq, firstResponder: firstResponderID, fields: list)
     }
 
     func fieldSnapshot(_ i: Int, includeSecrets: Bool) -> FieldSnapshot {

@@ -71,6 +71,15 @@ struct ByteBuffer: @unchecked Sendable {
         count &+= n
     }
 
+    /// Appends a copy of its own bytes `range`.
+    @inlinable
+    mutating func appendCopy(of range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "ByteBuffer.appendCopy of bytes it does not hold")
+        reserve(range.count)
+        (storage.base + count).initialize(from: storage.base + range.lowerBound, count: range.count)
+        count &+= range.count
+    }
+
     @inlinable
     mutating func set(_ i: Int, _ byte: UInt8) {
         reserve(0)

@@ -151,6 +151,13 @@ public struct JSONWriter: Sendable {
         if let base = bytes.baseAddress { buffer.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
     }
 
+    /// Appends a copy of its own bytes in `range`, written earlier: a part that repeats
+    /// (fields configured alike) is encoded once.
+    @inlinable
+    public mutating func writeRaw(copyOf range: Range<Int>) {
+        buffer.appendCopy(of: range)
+    }
+
     /// Appends what `other` holds.
     @inlinable
     public mutating func writeRaw(_ other: JSONWriter) {

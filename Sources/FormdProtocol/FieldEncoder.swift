@@ -31,32 +31,62 @@ enum FieldEncoder {
     /// A field's whole state: spec keys, then text (only when visible), display and the
     /// derived flags.
     static func writeSnapshot(_ f: FieldSnapshot, to w: inout JSONWriter) {
-        w.key("id", first: true); w.writeString(f.id)
+        w.writeString(f.id, after: "{\"id\":")
         writeAttributes(f.attributes, configuration: f.configuration, to: &w)
-        if let text = f.text { w.key("text"); w.writeString(text) }
-        w.key("display"); w.writeString(f.display)
-        w.key("length"); w.writeInt(f.length)
-        w.key("selection"); writeRange(f.selection, to: &w)
-        w.key("isFirstResponder"); w.writeBool(f.isFirstResponder)
-        w.key("demand"); w.writeOptionalString(f.demand?.rawValue)
-        w.key("valid"); w.writeBool(f.validity.isValid)
-        w.key("errors"); writeValidationErrors(f.validity.errors, to: &w)
-        w.key("dirty"); w.writeBool(f.dirty)
-        w.key("visited"); w.writeBool(f.visited)
-        w.key("touched"); w.writeBool(f.touched)
-        if f.restoredWithoutSecret { w.key("restoredWithoutSecret"); w.writeBool(true) }
-        w.closeObject()
+        writeState(f, to: &w)
     }
 
-    /// The members of a form's state after `form` and `seq`: responder and fields.
+    /// The members of a form's state after `form` and `seq`: responder and fields. A field
+    /// holding the same settings as the one before it repeats the bytes written for them.
     static func writeFormBody(_ s: FormSnapshot, to w: inout JSONWriter) {
         w.key("firstResponder"); w.writeOptionalString(s.firstResponder)
         w.key("fields"); w.writeRaw("[")
-        for (i, f) in s.fields.enumerated() {
-            if i > 0 { w.writeRaw(",") }
-            writeSnapshot(f, to: &w)
+        var settings = 0..<0
+        // Through a buffer pointer each field is read in place; through the array, copied.
+        s.fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                w.write(upTo: JSONCursor.room(",{\"id\":") + JSONCursor.bound(fields[i].id)) { c in
+                    if i > 0 { c.raw(",") }
+                    c.raw("{\"id\":"); c.string(fields[i].id)
+                }
+                if i > 0 && fields[i].sharesSettings(with: fields[i - 1]) {
+                    w.writeRaw(copyOf: settings)
+                } else {
+                    let start = w.count
+                    writeAttributes(fields[i].attributes, configuration: fields[i].configuration, to: &w)
+                    settings = start..<w.count
+                }
+                writeState(fields[i], to: &w)
+            }
         }
         w.writeRaw("]")
+    }
+
+    /// The members of a snapshot after its settings, and the closing brace: in two
+    /// reservations around the validation errors (one when there are none).
+    private static func writeState(_ f: FieldSnapshot, to w: inout JSONWriter) {
+        let valid = f.validity.isValid
+        let strings = (f.text.map(JSONCursor.bound) ?? 0) + JSONCursor.bound(f.display) + JSONCursor.bound(f.demand?.rawValue ?? "null")
+        w.write(upTo: JSONCursor.room(",\"text\":", ",\"display\":", ",\"length\":", ",\"isFirstResponder\":false", ",\"demand\":", ",\"valid\":false,\"errors\":")
+                + rangeRoom(opening: ",\"selection\":{\"start\":") + JSONCursor.intBound + strings) { c in
+            if let text = f.text { c.raw(",\"text\":"); c.string(text) }
+            c.raw(",\"display\":"); c.string(f.display)
+            c.raw(",\"length\":"); c.int(f.length)
+            range(f.selection, opening: ",\"selection\":{\"start\":", &c)
+            // Each branch a constant: a literal chosen at run time is copied by a call.
+            if f.isFirstResponder { c.raw(",\"isFirstResponder\":true") } else { c.raw(",\"isFirstResponder\":false") }
+            c.raw(",\"demand\":"); c.optionalString(f.demand?.rawValue)
+            if valid { c.raw(",\"valid\":true,\"errors\":") } else { c.raw(",\"valid\":false,\"errors\":") }
+        }
+        if !valid { writeValidationErrors(f.validity.errors, to: &w) }
+        w.write(upTo: JSONCursor.room("[]", ",\"dirty\":false", ",\"visited\":false", ",\"touched\":false", ",\"restoredWithoutSecret\":true", "}")) { c in
+            if valid { c.raw("[]") }
+            if f.dirty { c.raw(",\"dirty\":true") } else { c.raw(",\"dirty\":false") }
+            if f.visited { c.raw(",\"visited\":true") } else { c.raw(",\"visited\":false") }
+            if f.touched { c.raw(",\"touched\":true") } else { c.raw(",\"touched\":false") }
+            if f.restoredWithoutSecret { c.raw(",\"restoredWithoutSecret\":true") }
+            c.raw("}")
+        }
     }
 
     /// Only the keys a change set holds, as an object.
