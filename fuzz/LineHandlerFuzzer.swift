@@ -14,7 +14,7 @@
 //   either whole or refused with a prefix of the real line;
 // - `LeadingID`, which reads ids out of unparseable lines, finishes on any bytes;
 // - a line `Envelope(plainRequest:)` decodes without a value tree, or
-//   `Envelope(compactKeystroke:)` without a parser, decodes the same through `JSONParser`
+//   `Envelope(keystroke:)` without a parser, decodes the same through `JSONParser`
 //   and `Envelope(_:)`;
 // - the engine limits hold (forms, fields per form, characters per field, bytes of text in
 //   all forms), and, on every
@@ -83,7 +83,7 @@ enum Fuzz {
     static func handle(_ line: UnsafeRawBufferPointer) {
         _ = LeadingID.scan(line)
         for (name, shortcut) in [("plain-request", Envelope(plainRequest: line, maxDepth: 64)),
-                                 ("compact-keystroke", Envelope(compactKeystroke: line, maxDepth: 64))] {
+                                 ("keystroke", Envelope(keystroke: line, maxDepth: 64))] {
             guard let fast = shortcut else { continue }
             guard case .object? = try? JSONParser.parse(line, maxDepth: 64) else { fail("the \(name) shortcut took a line the parser reads as no single request", line) }
             if Envelope(try! JSONParser.parse(line, maxDepth: 64)) != fast { fail("the \(name) shortcut decoded a line otherwise than the parser", line) }

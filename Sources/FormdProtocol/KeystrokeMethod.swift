@@ -1,10 +1,10 @@
 import FormdCore
 
 /// The methods typing sends, a request per key press: the ones a daemon in a keystroke
-/// loop decodes most. Their params are all strings. A compact request's params are read
-/// straight from its bytes (`ScannedParams`, see `Envelope(compactKeystroke:)`), any other
-/// request's from its parsed object (`ParamsReader`); both build the call here, so the
-/// two ways cannot disagree.
+/// loop decodes most. Their params are all strings. A keystroke request without escapes
+/// has its params read straight from its bytes (`ScannedParams`, see
+/// `Envelope(keystroke:)`), any other from its parsed object (`ParamsReader`); both build
+/// the call here, so the two ways cannot disagree.
 public enum KeystrokeMethod: Int, CaseIterable, Sendable {
     case insertText, setText, delete, pressReturn, demandFocus
 

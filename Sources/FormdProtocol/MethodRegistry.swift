@@ -19,7 +19,7 @@ public struct MethodEntry: Sendable {
     }
 
     /// A keystroke method's entry: name, keys and decoder are `KeystrokeMethod`'s, the ones
-    /// the compact decoder (`Envelope(compactKeystroke:)`) matches and calls.
+    /// the keystroke decoder (`Envelope(keystroke:)`) matches and calls.
     init(_ keystroke: KeystrokeMethod) {
         self.init(keystroke.name, keys: keystroke.keyNames) { r throws(ProtocolError) in
             try keystroke.call(ParsedKeystrokeParams(reader: r))

@@ -1,5 +1,5 @@
 /// Where a method decoder reads a request's params from: a `ParamsReader` over a parsed
-/// object, or `ScannedParams` read straight from a compact keystroke request's bytes. A
+/// object, or `ScannedParams` read straight from a keystroke request's bytes. A
 /// decoder written once against this gives the same call for the same params either way.
 public protocol ParamsSource {
     associatedtype Key
@@ -15,6 +15,7 @@ extension ParamsSource {
     /// `"key" in path`, as messages name a key.
     func name(_ key: Key) -> String { "\"\(Self.spelling(of: key))\" in \(path)" }
 
+    @inline(__always)
     public func string(_ key: Key) throws(ProtocolError) -> String {
         guard let v = try optionalString(key) else { throw .invalidParams("missing \(name(key)) (a string)") }
         return v

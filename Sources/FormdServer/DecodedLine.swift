@@ -33,7 +33,7 @@ public enum DecodedLine: Sendable {
             return
         }
         // Most requests are plain enough to decode without building a value tree; a
-        // keystroke in the clients' compact spelling needs not even a parser.
+        // keystroke needs not even a parser.
         if let envelope = Envelope(bytes: bytes, maxDepth: limits.maxDepth) {
             self = .request(envelope)
             return

@@ -18,23 +18,23 @@ final class PlainRequestTests: XCTestCase {
         line.withUnsafeBytes { Envelope(plainRequest: $0, maxDepth: maxDepth) }
     }
 
-    func compact(_ line: [UInt8], maxDepth: Int = 64) -> Envelope? {
-        line.withUnsafeBytes { Envelope(compactKeystroke: $0, maxDepth: maxDepth) }
+    func keystroke(_ line: [UInt8], maxDepth: Int = 64) -> Envelope? {
+        line.withUnsafeBytes { Envelope(keystroke: $0, maxDepth: maxDepth) }
     }
 
     /// Checks one line against both shortcuts; true when the plain one took it.
     @discardableResult
     func check(_ line: [UInt8], file: StaticString = #filePath, lineNumber: UInt = #line) -> Bool {
-        checkCompact(line, file: file, lineNumber: lineNumber)
+        checkKeystroke(line, file: file, lineNumber: lineNumber)
         guard let fast = plain(line) else { return false }
         agree(fast, line, file: file, lineNumber: lineNumber)
         return true
     }
 
-    /// Checks one line against the compact shortcut; true when it took it.
+    /// Checks one line against the keystroke shortcut; true when it took it.
     @discardableResult
-    func checkCompact(_ line: [UInt8], file: StaticString = #filePath, lineNumber: UInt = #line) -> Bool {
-        guard let fast = compact(line) else { return false }
+    func checkKeystroke(_ line: [UInt8], file: StaticString = #filePath, lineNumber: UInt = #line) -> Bool {
+        guard let fast = keystroke(line) else { return false }
         agree(fast, line, file: file, lineNumber: lineNumber)
         return true
     }
@@ -102,8 +102,8 @@ final class PlainRequestTests: XCTestCase {
         XCTAssertNil(plain(Array(Self.plainLines[0].utf8), maxDepth: 1), "params would exceed maxDepth 1")
     }
 
-    /// Keystrokes as the clients write them, every key in any order.
-    static let compactLines = [
+    /// Keystrokes as clients write them: every key in any order, spaced or not, any UTF-8.
+    static let keystrokeLines = [
         #"{"jsonrpc":"2.0","id":7,"method":"insertText","params":{"field":"a","text":"x"}}"#,
         #"{"params":{"text":"x"},"method":"insertText","id":"k-1","jsonrpc":"2.0"}"#,
         #"{"jsonrpc":"2.0","id":-0,"method":"setText","params":{"form":"login","field":"user","text":"hello world"}}"#,
@@ -113,16 +113,29 @@ final class PlainRequestTests: XCTestCase {
         #"{"id":1,"method":"delete","params":{"field":"a","direction":"forward","unit":"word"}}"#,
         #"{"id":1,"method":"pressReturn","params":{"field":"a"}}"#,
         #"{"id":1,"method":"demandFocus","params":{"demand":"resign","field":"b"}}"#,
-    ]
-
-    /// Lines the compact shortcut leaves to the plain way: other spellings, other methods,
-    /// and params the method refuses (whose message the plain way words).
-    static let notCompactLines = [
         #"{"jsonrpc":"2.0", "id":7,"method":"insertText","params":{"field":"a","text":"x"}}"#,
         #"{"id":7,"method":"insertText","params":{"field":"a","text":"x"}} "#,
+        #"{"method": "insertText", "id": 999, "jsonrpc": "2.0", "params": {"field": "f35", "text": "c"}}"#,
+        " \t{ \"id\"\r\n:\t\"k\" ,\n\"method\" : \"pressReturn\" , \"params\" : { \"field\" : \"a\" } }\r\n ",
         #"{"id":1,"method":"insertText","params":{"text":"café"}}"#,
-        #"{"id":1,"method":"insertText","params":{"text":"café"}}"#,
+        #"{"id":1,"method":"insertText","params":{"text":"cafe\#u{301}"}}"#,
+        #"{"id":"réq-日本-👍🏽","method":"setText","params":{"field":"customer.address.line000082","text":"日本語のテキスト"}}"#,
+        #"{"id":"a-request-id-well-past-fifteen-bytes","method":"delete","params":{"field":"ünïcode-fïeld"}}"#,
+    ]
+
+    /// Lines the keystroke shortcut leaves to the plain way: escapes, other methods, and
+    /// params the method refuses (whose message the plain way words).
+    static let notKeystrokeLines = [
+        #"{"id":1,"method":"insertText","params":{"text":"a\"b"}}"#,
+        #"{"id":1,"method":"insertText","params":{"te\u0078t":"x"}}"#,
+        #"{"id":"\u0041","method":"insertText","params":{"text":"x"}}"#,
         #"{"id":1,"method":"insertText","params":{"text":"a"b"}}"#,
+        #"{"id":1,"method":"insertText","params":{"text":"x"},"id":1}"#,
+        #"{"id":1,"method":"insertText","params":{"text":"x"},"params":{"text":"x"}}"#,
+        #"{"id":1,"method":"insertText","params":{"text":"x"} , }"#,
+        #"{"id":1,"method":"insertText","params":{"text":"x"}} x"#,
+        #"{"id":1,"method":"insertText","params":{"text":"x"}}\#u{0B}"#,
+        #"{"id":1 ,"method":"insertText","params":{"text":"x"}}\#u{A0}"#,
         #"{"id":null,"method":"insertText","params":{"text":"x"}}"#,
         #"{"id":1.5,"method":"insertText","params":{"text":"x"}}"#,
         #"{"id":1e3,"method":"insertText","params":{"text":"x"}}"#,
@@ -151,27 +164,31 @@ final class PlainRequestTests: XCTestCase {
         #"{}"#,
     ]
 
-    func testCompactKeystrokesTakeTheCompactShortcutAndDecodeAsTheParserWould() {
-        for line in Self.compactLines {
-            XCTAssertTrue(checkCompact(Array(line.utf8)), "not taken: \(line)")
+    func testKeystrokesTakeTheKeystrokeShortcutAndDecodeAsTheParserWould() {
+        for line in Self.keystrokeLines {
+            XCTAssertTrue(checkKeystroke(Array(line.utf8)), "not taken: \(line)")
         }
-        XCTAssertNil(compact(Array(Self.compactLines[0].utf8), maxDepth: 1), "params would exceed maxDepth 1")
+        XCTAssertNil(keystroke(Array(Self.keystrokeLines[0].utf8), maxDepth: 1), "params would exceed maxDepth 1")
     }
 
     func testEveryOtherLineTakesAnotherWay() {
-        for line in Self.notCompactLines {
-            XCTAssertNil(compact(Array(line.utf8)), line)
+        for line in Self.notKeystrokeLines {
+            XCTAssertNil(keystroke(Array(line.utf8)), line)
             check(Array(line.utf8))
         }
         // A control character in a string is not JSON.
-        XCTAssertNil(compact(Array(#"{"id":1,"method":"insertText","params":{"text":"a"#.utf8) + [0x09] + Array(#""}}"#.utf8)))
+        XCTAssertNil(keystroke(Array(#"{"id":1,"method":"insertText","params":{"text":"a"#.utf8) + [0x09] + Array(#""}}"#.utf8)))
+        // Malformed UTF-8 is not JSON: a stray continuation byte, an overlong form, a surrogate, a cut sequence.
+        for bad: [UInt8] in [[0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE6, 0x97]] {
+            XCTAssertNil(keystroke(Array(#"{"id":1,"method":"insertText","params":{"text":"a"#.utf8) + bad + Array(#""}}"#.utf8)))
+        }
     }
 
     /// Every request line of the transcripts, and thousands of random mutations of them.
     func testTranscriptLinesAndTheirMutationsAgree() throws {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("protocol/transcripts")
-        var lines: [[UInt8]] = (Self.plainLines + Self.otherLines + Self.compactLines + Self.notCompactLines).map { Array($0.utf8) }
+        var lines: [[UInt8]] = (Self.plainLines + Self.otherLines + Self.keystrokeLines + Self.notKeystrokeLines).map { Array($0.utf8) }
         for file in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where file.hasSuffix(".jsonl") {
             let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") where line.hasPrefix("> ") {
@@ -182,7 +199,7 @@ final class PlainRequestTests: XCTestCase {
         var taken = 0
         for line in lines where check(line) { taken += 1 }
         XCTAssertGreaterThan(taken, lines.count / 2, "most transcript requests are plain")
-        XCTAssertGreaterThan(lines.filter { compact($0) != nil }.count, 30, "transcript keystrokes are compact")
+        XCTAssertGreaterThan(lines.filter { keystroke($0) != nil }.count, 30, "transcript keystrokes take the shortcut")
 
         let alphabet = Array(#"{}[]:,"\ 0123456789.-eEtrufalsn"#.utf8) + [0xC3, 0xA9, 0x00, 0x1F]
         var rng = SplitMix64(seed: 0x9E71)
@@ -198,5 +215,77 @@ final class PlainRequestTests: XCTestCase {
             }
             check(line)
         }
+    }
+
+    /// Requests put together from parts as clients (and careless ones) write them: members
+    /// in any order, whitespace wherever JSON allows it, strings in any script, long ids,
+    /// duplicate members and keys, values of the wrong type; half of them mutated a byte or
+    /// two. Whatever a shortcut takes must decode as the parser has it.
+    func testGeneratedRequestsAgree() {
+        var rng = SplitMix64(seed: 0x5EED_4D0C)
+        func pick<T>(_ items: [T]) -> T { items[rng.next(below: items.count)] }
+        let spaces = ["", "", "", " ", "  ", "\t", "\n", "\r\n", " \t "]
+        let strings = ["", "a", "f12", "hello world", "customer.address.line000082", "héllo wörld", "日本語のテキスト",
+                       "👍🏽 ok", "e\u{301}te\u{301}", "Ωμέγα", "ß", "del\u{7F}"]
+        let escaped = ["a\\\"b", "tab\\tthere", "\\u00e9", "\\ud83d\\ude00"]
+        let ids = ["7", "-3", "0", "123456789012345678901", "\"req-9\"", "\"réq-ü\"", "\"a-request-id-well-past-fifteen-bytes\""]
+        let odd = ["null", "1.5", "1e3", "-0.0", "01", "true", "\"\\u0041\"", "{}"]
+        let methods = KeystrokeMethod.allCases.map(\.name)
+        let others = ["select", "insertTex", "demandFocusX", "Delete"]
+        let keys = KeystrokeMethod.Key.allCases.map(\.name) + ["bogus"]
+        let values = ["direction": ["forward", "backward", "sideways"], "unit": ["character", "word", "line", "paragraph"],
+                      "demand": ["become", "resign", "maybe"]]
+        var taken = 0
+        for round in 0..<20_000 {
+            var out = ""
+            func space() { out += pick(spaces) }
+            func token(_ text: String) { space(); out += text }
+            func quoted(_ text: String) { token("\"" + text + "\"") }
+            func members(_ list: [(String, () -> Void)]) {
+                token("{")
+                for (i, (key, value)) in list.enumerated() {
+                    if i > 0 { token(",") }
+                    quoted(key)
+                    token(":")
+                    value()
+                }
+                token("}")
+            }
+            // Mostly a method's own keys, sometimes one it does not take.
+            let method = rng.next(below: 10) == 0 ? pick(others) : pick(methods)
+            let own = KeystrokeMethod.allCases.first { $0.name == method }?.keyNames ?? ["field"]
+            var params: [(String, () -> Void)] = []
+            for key in keys where own.contains(key) ? rng.next(below: 4) != 0 : rng.next(below: 30) == 0 {
+                params.append((key, {
+                    switch rng.next(below: 20) {
+                    case 0: token(pick(["1", "true", "null", "[]"]))
+                    case 1...8: quoted(pick(values[key] ?? strings))
+                    case 9: quoted(pick(escaped))
+                    default: quoted(pick(strings))
+                    }
+                }))
+            }
+            if rng.next(below: 20) == 0, let again = params.first { params.append(again) }
+            params.shuffle(using: &rng)
+            var envelope: [(String, () -> Void)] = [("method", { quoted(method) })]
+            if rng.next(below: 8) != 0 { envelope.append(("jsonrpc", { token(pick(["\"2.0\"", "\"2.0\"", "\"2.0\"", "\"2.0\"", "\"2.0\"", "\"2.0\"", "\"2.1\"", "2"])) })) }
+            if rng.next(below: 8) != 0 { envelope.append(("id", { token(rng.next(below: 10) == 0 ? pick(odd) : pick(ids)) })) }
+            if rng.next(below: 10) != 0 { envelope.append(("params", { members(params) })) }
+            if rng.next(below: 40) == 0 { envelope.append((pick(["id", "method", "params", "extra"]), { token("1") })) }
+            envelope.shuffle(using: &rng)
+            members(envelope)
+            space()
+            var line = Array(out.utf8)
+            if round % 2 == 1 {
+                for _ in 0...rng.next(below: 2) {
+                    let at = rng.next(below: line.count + 1)
+                    let byte = pick(Array(#"{}:," \"#.utf8) + [0x09, 0x0A, 0x0B, 0x80, 0xC3, 0xE6])
+                    if at < line.count && rng.next(below: 2) == 0 { line[at] = byte } else { line.insert(byte, at: at) }
+                }
+            }
+            if keystroke(line) != nil { taken += 1 }
+            check(line)
+        }
+        XCTAssertGreaterThan(taken, 2_000, "the keystroke shortcut takes generated keystrokes")
     }
 }

@@ -2,16 +2,17 @@ import FormdBytes
 import FormdJSON
 
 extension Envelope {
-    /// A keystroke request as formd's clients write it: compact (no whitespace), strings of
-    /// printable ASCII without escapes, an integer or string `id`, members in any order:
+    /// A keystroke request (`KeystrokeMethod`) as any client writes it: members in any
+    /// order, JSON whitespace between tokens, strings of any UTF-8 without escapes, an
+    /// integer or string `id`:
     /// `{"jsonrpc":"2.0","id":7,"method":"insertText","params":{"field":"a","text":"x"}}`.
     /// Decoded from its bytes with no parser, no value tree and no key list, in a fraction
     /// of the work of the plain way (`init(plainRequest:)`); this is the request a daemon
     /// in a keystroke loop sees a million times. Nil for any other line and for params the
     /// method refuses: the plain way then decodes it or words its error, the same as ever.
-    public init?(compactKeystroke bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+    public init?(keystroke bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         guard maxDepth >= 2, let start = bytes.baseAddress else { return nil }
-        var c = CompactCursor(start.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        var c = KeystrokeCursor(start.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         guard c.take(UInt8(ascii: "{")) else { return nil }
         var members: UInt8 = 0
         var id: RequestID? = nil
@@ -19,27 +20,28 @@ extension Envelope {
         var params = ScannedParams(.insertText)
         var keys: UInt8 = 0
         repeat {
-            // Each member's key is matched together with what must follow it.
-            guard c.take(UInt8(ascii: "\"")), let member = c.takeMember() else { return nil }
+            // Each member's key is matched with its closing quote, then the colon.
+            guard c.take(UInt8(ascii: "\"")), let member = c.takeMember(), c.take(UInt8(ascii: ":")) else { return nil }
             switch member {
             case .jsonrpc:
-                break
+                guard c.take(UInt8(ascii: "\"")), c.takeVersion() else { return nil }
             case .id:
                 if c.take(UInt8(ascii: "\"")) {
-                    guard let value = c.plainString() else { return nil }
-                    id = .string(c.string(value))
+                    guard let value = c.string() else { return nil }
+                    id = .string(value.string)
                 } else {
                     guard let literal = c.integer() else { return nil }
-                    id = .number(JSONNumber(uncheckedLiteral: c.string(literal)))
+                    id = .number(JSONNumber(uncheckedLiteral: ShortASCII.string(literal.baseAddress!, count: literal.count)))
                 }
             case .method:
-                guard let name = c.takeMethod() else { return nil }
+                guard c.take(UInt8(ascii: "\"")), let name = c.takeMethod() else { return nil }
                 method = name
             case .params:
+                guard c.take(UInt8(ascii: "{")) else { return nil }
                 if !c.take(UInt8(ascii: "}")) {
                     repeat {
-                        guard c.take(UInt8(ascii: "\"")), let key = c.takeKey(),
-                              keys & (1 << key.rawValue) == 0, let value = c.plainString() else { return nil }
+                        guard c.take(UInt8(ascii: "\"")), let key = c.takeKey(), keys & (1 << key.rawValue) == 0,
+                              c.take(UInt8(ascii: ":")), c.take(UInt8(ascii: "\"")), let value = c.string() else { return nil }
                         keys |= 1 << key.rawValue
                         params.set(key, value)
                     } while c.take(UInt8(ascii: ","))
@@ -49,24 +51,24 @@ extension Envelope {
             guard members & (1 << member.rawValue) == 0 else { return nil }
             members |= 1 << member.rawValue
         } while c.take(UInt8(ascii: ","))
-        guard c.take(UInt8(ascii: "}")), c.isAtEnd, let method, keys & ~method.keyMask == 0 else { return nil }
+        guard c.take(UInt8(ascii: "}")) else { return nil }
+        c.skipSpace()
+        guard c.isAtEnd, let method, keys & ~method.keyMask == 0 else { return nil }
         params.method = method
         guard let call = try? method.call(params) else { return nil }
         self.init(id: id, method: method.name, .success(call))
     }
 }
 
-/// A request's members, each matched with the bytes that must follow its key: jsonrpc
-/// with its one value, id, method up to its value's opening quote, params up to the
-/// object's opening brace.
-private enum CompactMember: Int {
+/// A request's members.
+private enum RequestMember: Int {
     case jsonrpc, id, method, params
 }
 
 /// Up to 16 bytes of text as two little-endian words and the masks of the bytes it has,
 /// so a cursor matches it with two loads and compares instead of a call to `memcmp`.
 /// Made from literals where they are known, it folds into constants.
-private struct CompactLiteral {
+private struct KeyLiteral {
     let count: Int
     let low: UInt64, high: UInt64
     let lowMask: UInt64, highMask: UInt64
@@ -94,8 +96,8 @@ private struct CompactLiteral {
     }
 }
 
-/// Reads the compact spelling of a request byte by byte, without whitespace.
-private struct CompactCursor {
+/// Reads a request's tokens, stepping over JSON whitespace where the caller allows it.
+private struct KeystrokeCursor {
     private var p: UnsafePointer<UInt8>
     private let end: UnsafePointer<UInt8>
 
@@ -106,28 +108,46 @@ private struct CompactCursor {
 
     var isAtEnd: Bool { p == end }
 
-    /// Steps over `byte` if it is next.
+    /// Steps over `byte` if it comes next, after any whitespace (which is stepped over
+    /// either way). Only a token (a bracket, a colon, a comma, a string's opening quote)
+    /// is taken so, never a byte within a string.
+    @inline(__always)
     mutating func take(_ byte: UInt8) -> Bool {
+        if p < end, p.pointee == byte {
+            p += 1
+            return true
+        }
+        skipSpace()
         guard p < end, p.pointee == byte else { return false }
         p += 1
         return true
     }
 
-    /// The member whose key comes next (after its opening quote), stepped over. Each of
-    /// these takes loads the next bytes once and tries only the candidates for the first.
-    mutating func takeMember() -> CompactMember? {
+    /// Steps over JSON whitespace (space, tab, line feed, carriage return).
+    @inline(__always)
+    mutating func skipSpace() {
+        while p < end, p.pointee <= 0x20, p.pointee == 0x20 || p.pointee == 0x0A || p.pointee == 0x0D || p.pointee == 0x09 { p += 1 }
+    }
+
+    /// The member whose key comes next (after its opening quote), stepped over with its
+    /// closing quote. Each of these takes loads the next bytes once and tries only the
+    /// candidates for the first.
+    mutating func takeMember() -> RequestMember? {
         let next = Window(p, end)
         switch next.first {
-        case UInt8(ascii: "j"):
-            // In two: a literal of more than 12 bytes is not folded into constants.
-            guard next.starts(with: CompactLiteral("jsonrpc\"", ":")) else { return nil }
-            p += 9
-            return take(CompactLiteral("\"2.0", "\"")) ? .jsonrpc : nil
-        case UInt8(ascii: "i"): return take(CompactLiteral("id\"", ":"), next) ? .id : nil
-        case UInt8(ascii: "m"): return take(CompactLiteral("method\"", ":\""), next) ? .method : nil
-        case UInt8(ascii: "p"): return take(CompactLiteral("params\"", ":{"), next) ? .params : nil
+        case UInt8(ascii: "j"): return take(KeyLiteral("jsonrpc", "\""), next) ? .jsonrpc : nil
+        case UInt8(ascii: "i"): return take(KeyLiteral("id", "\""), next) ? .id : nil
+        case UInt8(ascii: "m"): return take(KeyLiteral("method", "\""), next) ? .method : nil
+        case UInt8(ascii: "p"): return take(KeyLiteral("params", "\""), next) ? .params : nil
         default: return nil
         }
+    }
+
+    /// Steps over the one value `jsonrpc` may have, `2.0"` (after its opening quote), if it
+    /// comes next.
+    @inline(__always)
+    mutating func takeVersion() -> Bool {
+        take(KeyLiteral("2.0", "\""))
     }
 
     /// The method whose name comes next (after its opening quote), stepped over.
@@ -142,7 +162,8 @@ private struct CompactCursor {
         }
     }
 
-    /// The params key that comes next (after its opening quote), stepped over.
+    /// The params key that comes next (after its opening quote), stepped over with its
+    /// closing quote.
     mutating func takeKey() -> KeystrokeMethod.Key? {
         let next = Window(p, end)
         switch next.first {
@@ -157,18 +178,18 @@ private struct CompactCursor {
     /// Steps over `method`'s name and its closing quote if `next` starts with them.
     @inline(__always)
     private mutating func take(_ method: KeystrokeMethod, _ next: Window) -> KeystrokeMethod? {
-        take(CompactLiteral(method.spelling, "\""), next) ? method : nil
+        take(KeyLiteral(method.spelling, "\""), next) ? method : nil
     }
 
-    /// Steps over `key` up to its string value's opening quote if `next` starts with it.
+    /// Steps over `key` and its closing quote if `next` starts with them.
     @inline(__always)
     private mutating func take(_ key: KeystrokeMethod.Key, _ next: Window) -> KeystrokeMethod.Key? {
-        take(CompactLiteral(key.spelling, "\":\""), next) ? key : nil
+        take(KeyLiteral(key.spelling, "\""), next) ? key : nil
     }
 
     /// Steps over `literal` if `next` (the bytes at the cursor) starts with it.
     @inline(__always)
-    private mutating func take(_ literal: CompactLiteral, _ next: Window) -> Bool {
+    private mutating func take(_ literal: KeyLiteral, _ next: Window) -> Bool {
         guard next.starts(with: literal) else { return false }
         p += literal.count
         return true
@@ -176,7 +197,7 @@ private struct CompactCursor {
 
     /// Steps over `literal` if it comes next.
     @inline(__always)
-    private mutating func take(_ literal: CompactLiteral) -> Bool {
+    private mutating func take(_ literal: KeyLiteral) -> Bool {
         take(literal, Window(p, end))
     }
 
@@ -195,17 +216,17 @@ private struct CompactCursor {
 
         /// Whether these bytes start with `literal`: two masked compares.
         @inline(__always)
-        func starts(with literal: CompactLiteral) -> Bool {
+        func starts(with literal: KeyLiteral) -> Bool {
             (low ^ literal.low) & literal.lowMask == 0 && (high ^ literal.high) & literal.highMask == 0 && literal.count <= room
         }
     }
 
-    /// A string's bytes up to its closing quote, which is stepped over: nil at a backslash
-    /// (an escape), a control character, a byte beyond ASCII or the end of the line.
-    mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
-        guard let quote = SWAR.plainStringEnd(p, end) else { return nil }
-        defer { p = quote + 1 }
-        return UnsafeBufferPointer(start: p, count: quote - p)
+    /// A string's content up to its closing quote, which is stepped over: nil at an escape,
+    /// a control character, malformed UTF-8 or the end of the line.
+    mutating func string() -> ScannedString? {
+        guard let (value, quote) = ScannedString.scan(p, end) else { return nil }
+        p = quote + 1
+        return value
     }
 
     /// The text of an integer as JSON writes it (no leading zeros), if it is not the start
@@ -219,10 +240,5 @@ private struct CompactCursor {
         guard digits > 0, digits == 1 || first.pointee != UInt8(ascii: "0") else { return nil }
         if p < end, p.pointee == UInt8(ascii: ".") || p.pointee | 0x20 == UInt8(ascii: "e") { return nil }
         return UnsafeBufferPointer(start: start, count: p - start)
-    }
-
-    /// Plain ASCII bytes (as `plainString` and `integer` give them) as a string.
-    func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        ShortASCII.string(bytes.baseAddress!, count: bytes.count)
     }
 }

@@ -1,0 +1,47 @@
+import FormdBytes
+
+/// A string value without escapes, read in place by a decoder that walks a request's bytes
+/// itself: the content's bytes, validated as the parser validates them, and whether they
+/// are all ASCII. It becomes the very string the parser would make only when asked.
+public struct ScannedString {
+    public let bytes: UnsafeBufferPointer<UInt8>
+    public let isASCII: Bool
+
+    @inlinable
+    public init(bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) {
+        self.bytes = bytes
+        self.isASCII = isASCII
+    }
+
+    /// The string whose content starts at `p` (after its opening quote) and ends at the
+    /// quote returned with it; nil at an escape, a control character, malformed UTF-8 or
+    /// `end`, which the parser then reads or refuses. Plain ASCII is found a word at a
+    /// time; anything else is validated by the parser's own code.
+    @inlinable @inline(__always)
+    public static func scan(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (ScannedString, quote: UnsafePointer<UInt8>)? {
+        if let quote = SWAR.plainStringEnd(p, end) {
+            return (ScannedString(bytes: UnsafeBufferPointer(start: p, count: quote - p), isASCII: true), quote)
+        }
+        return scanValidating(p, end)
+    }
+
+    @usableFromInline
+    static func scanValidating(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (ScannedString, quote: UnsafePointer<UInt8>)? {
+        var parser = ByteParser(base: p, count: end - p, maxDepth: 0)
+        var ascii = true
+        guard let stop = try? parser.skipStringContent(quote: 0, ascii: &ascii), stop == UInt8(ascii: "\"") else { return nil }
+        return (ScannedString(bytes: UnsafeBufferPointer(start: p, count: parser.pos), isASCII: ascii), p + parser.pos)
+    }
+
+    /// The string, made as `JSONParser` makes it from the same bytes.
+    @inlinable
+    public var string: String {
+        isASCII ? ShortASCII.string(bytes.baseAddress!, count: bytes.count) : Self.string(validUTF8: bytes)
+    }
+
+    /// Out of line, so that the ASCII case stays small where it is inlined.
+    @usableFromInline @inline(never)
+    static func string(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}
