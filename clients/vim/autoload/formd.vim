@@ -39,6 +39,10 @@ enddef
 def Warn(msg: string)
   echohl WarningMsg
   echomsg 'formd: ' .. msg
+  if mode() =~# '^[iR]' && exists(':echowindow') == 2
+    # Insert mode's "-- INSERT --" would cover it (:echowindow came in 9.0.0321).
+    exe 'echowindow ' .. string('formd: ' .. msg)
+  endif
   echohl None
 enddef
 
@@ -94,6 +98,16 @@ enddef
 
 def CanFocus(f: dict<any>): bool
   return get(f, 'enabled', true) != false && get(f, 'canBecomeFirstResponder', true) != false
+enddef
+
+# Why keys typed at a field that cannot take focus do nothing.
+def Refusal(f: dict<any>): string
+  return render.Label(f) .. (get(f, 'enabled', true) == false ? ' is disabled' : ' cannot take focus') .. ': nothing typed there'
+enddef
+
+# A secure field's text is never kept for . or a count (revealed or not).
+def Secure(f: dict<any>): bool
+  return get(f, 'secure', false) == true
 enddef
 
 def Snapshot(s: dict<any>, state: dict<any>)
@@ -180,6 +194,9 @@ def OnEvent(s: dict<any>, method: string, p: dict<any>)
     endif
   endif
   if method == 'focusChanged'
+    if IsNull(p.to) && type(s.model.firstResponder) == v:t_string
+      s.last_focus = s.model.firstResponder
+    endif
     s.model.firstResponder = p.to
     s.place_cursor = true
   elseif method == 'submitFailed'
@@ -271,6 +288,9 @@ enddef
 def Draw(s: dict<any>)
   if s.closed || !s.ready || !bufexists(s.buf)
     return
+  elseif s.held
+    s.redraw = true # (in InsertCharPre the buffer may not change: drawn once it is over)
+    return
   endif
   Reconcile(s)
   s.prefixes = render.Prefixes(s.model.fields)
@@ -338,14 +358,18 @@ def FollowCursor(s: dict<any>, inserting: bool = false): bool
     moved = true
   endif
   s.placed = [line('.'), col('.')]
+  if inserting && by_person && !empty(s.ins)
+    s.ins = NewInsert('i', 1) # moving the cursor starts a new insert, as in Vim
+  endif
+  s.refusing = ''
   if !Focused(s, f.id)
     if !CanFocus(f)
-      # The cursor may pass over a field that cannot take focus; focus stays where it is,
-      # and no typing starts there.
+      # The cursor may pass over a field that cannot take focus; focus stays where it is.
+      # Keys typed there are refused, saying so (none is lost silently, none becomes a
+      # Normal-mode command).
       if inserting
-        var why = render.Label(f) .. (get(f, 'enabled', true) == false ? ' is disabled' : ' cannot take focus')
-        timer_start(0, (_) => Warn(why)) # after Insert mode's own message
-        feedkeys("\<Esc>", 'ni') # (:stopinsert is undone when InsertEnter is over)
+        s.refusing = f.id
+        Later(Warn, Refusal(f)) # after Insert mode's own message
       endif
       return moved
     endif
@@ -411,13 +435,25 @@ def InsertEnter()
   if FollowCursor(s, true)
     v:char = 'k' # keep the cursor where FollowCursor put it (out of the label)
   endif
+  s.ins = NewInsert(get(s.entry, 'key', 'i'), get(s.entry, 'count', v:count1))
+  s.entry = {}
 enddef
 
-# <Esc> steps the cursor left from where it was drawn. Typed ahead, that was before the
-# typing was drawn: draw it, then take the step from formd's caret.
+# <Esc> ends the insert: a count repeats what was typed, . will repeat it. It steps the
+# cursor left from where it was drawn; typed ahead, that was before the typing was drawn:
+# draw it, then take the step from formd's caret.
 def InsertLeave()
   var s = Current()
-  if empty(s) || s.outstanding == 0
+  if empty(s)
+    return
+  endif
+  s.refusing = ''
+  var ins = s.ins
+  s.ins = {}
+  if !empty(ins)
+    Inserted(s, ins)
+  endif
+  if s.outstanding == 0
     return
   endif
   var placements = s.placements
@@ -438,11 +474,148 @@ def InsertCharPre()
   endif
   var text = v:char
   v:char = ''
-  Did(s, null_function)
-  if v:insertmode == 'r'
-    Request(s, 'moveCaret', {to: 'right', extend: true}, null_function, true)
+  s.held = true
+  try
+    InsertKey(s, {text: text, replace: v:insertmode == 'r'})
+  finally
+    s.held = false
+  endtry
+  if s.redraw
+    s.redraw = false
+    timer_start(0, (_) => Draw(s))
   endif
-  Request(s, 'insertText', {text: text})
+enddef
+
+# ------------------------------------------------------------------------------------------
+# An insert, kept for . and a count as Vim keeps one: the command that started it (`key`:
+# i a A I R s S C c; `count`) and what was typed (`log`: {text, replace}, {put, typed},
+# {delete, unit}, {key}). Text typed into a secure field is not kept (`secret`).
+
+# The commands whose count repeats what was typed (3ix<Esc> inserts xxx); the count of the
+# others is that of their delete (3s) or their motion (c3w).
+const REPEATED = ['i', 'a', 'A', 'I', 'R']
+
+def NewInsert(key: string, count: number): dict<any>
+  return {key: key, count: count, log: [], secret: false}
+enddef
+
+# The command that starts Insert mode, noted for InsertEnter (an <expr> mapping that
+# returns the key itself, so Vim does what it always does).
+def Entering(key: string): string
+  var s = Current()
+  if !empty(s)
+    s.entry = {key: key, count: v:count1}
+  endif
+  return key
+enddef
+
+# Starts Insert mode after a change command of the plugin's (s S C cc c{motion}).
+def StartInsert(s: dict<any>, key: string, count: number)
+  s.entry = {key: key, count: count}
+  startinsert
+enddef
+
+# A key in Insert mode (typed text, a delete, Return, Tab, a put register or paste): sent
+# once there is a field to act on, and kept in the insert.
+def InsertKey(s: dict<any>, item: dict<any>)
+  if !Focus(s)
+    return
+  endif
+  var f = Target(s)
+  Perform(s, item)
+  if empty(s.ins)
+    return
+  elseif (has_key(item, 'text') || has_key(item, 'put')) && Secure(f)
+    s.ins.secret = true
+  elseif has_key(item, 'text') && !empty(s.ins.log) && has_key(s.ins.log[-1], 'text') && s.ins.log[-1].replace == item.replace
+    s.ins.log[-1].text ..= item.text
+  else
+    s.ins.log->add(copy(item))
+  endif
+enddef
+
+def Perform(s: dict<any>, item: dict<any>)
+  if has_key(item, 'text')
+    for c in split(item.text, '\zs')
+      if item.replace
+        Request(s, 'moveCaret', {to: 'right', extend: true}, null_function, true)
+      endif
+      Request(s, 'insertText', {text: c})
+    endfor
+  elseif has_key(item, 'put')
+    PutIn(s, Target(s), item.put, item.typed)
+  elseif has_key(item, 'delete')
+    Request(s, 'delete', {direction: item.delete, unit: item.unit})
+  else
+    Request(s, item.key)
+  endif
+enddef
+
+# Insert mode ended: the count's repeats, and what . will do.
+def Inserted(s: dict<any>, ins: dict<any>)
+  if ins.secret
+    if ins.count > 1 && index(REPEATED, ins.key) >= 0
+      Later(Warn, 'a count does not repeat typing into a masked field')
+    endif
+    s.redo = null_function
+    s.no_redo = '. does not repeat typing into a masked field'
+    return
+  endif
+  if index(REPEATED, ins.key) >= 0
+    Retype(s, ins.log, ins.count - 1)
+  endif
+  Did(s, (n) => RepeatInsert(ins, n))
+enddef
+
+# . after an insert: its command again where the cursor is, then what was typed (count
+# times for i a A I R), and the step left of <Esc>. A count given to . replaces the insert's.
+def RepeatInsert(ins: dict<any>, n: number)
+  var s = Current()
+  if empty(s)
+    return
+  endif
+  var again = extend(copy(ins), {count: n > 0 ? n : ins.count})
+  if ins.key == 'c'
+    # c{motion}: Vim repeats the operator (g@ and its motion), ApplyOperator the typing.
+    s.replay = again
+    operator = 'change'
+    exe 'normal! ' .. (n > 0 ? n : '') .. '.'
+    s.replay = {}
+    Did(s, (m) => RepeatInsert(again, m))
+    return
+  endif
+  Sync(s)
+  if !Focus(s)
+    return
+  endif
+  var f = Target(s)
+  if again.key == 'a' && !empty(f) && Caret(f) < len(render.Display(f))
+    Request(s, 'moveCaret', {to: 'right'})
+  elseif again.key == 'A' || again.key == 'I'
+    Request(s, 'moveCaret', {to: again.key == 'A' ? 'end' : 'start'})
+  elseif again.key == 's'
+    DeleteAt(s, 'forward', 'character', again.count)
+  elseif again.key == 'S'
+    ClearField()
+  elseif again.key == 'C'
+    DeleteAt(s, 'forward', 'line', 1)
+  endif
+  Typed(s, again)
+  Did(s, (m) => RepeatInsert(again, m))
+enddef
+
+# What an insert typed, once more (count times for i a A I R), then <Esc>'s step left.
+def Typed(s: dict<any>, ins: dict<any>)
+  Retype(s, ins.log, index(REPEATED, ins.key) >= 0 ? ins.count : 1)
+  Request(s, 'moveCaret', {to: 'left'}, null_function, true)
+enddef
+
+def Retype(s: dict<any>, log: list<dict<any>>, times: number)
+  for _ in range(times)
+    for item in log
+      Perform(s, item)
+    endfor
+  endfor
 enddef
 
 # Any other change Vim made to the buffer (a command this plugin does not map, a
@@ -514,12 +687,41 @@ def Edit(s: dict<any>, f: dict<any>, start: number, end: number, text: string)
 enddef
 
 # The field an edit acts on is formd's first responder (left out of the request, so keys
-# typed ahead follow focus as formd moves it); with none, the field under the cursor is
-# asked to take focus first.
-def EnsureFocus(s: dict<any>)
-  if IsNull(s.model.firstResponder) && s.outstanding == 0 && line('.') <= len(s.model.fields)
-    Request(s, 'demandFocus', {field: s.model.fields[line('.') - 1].id, demand: 'become'})
+# typed ahead follow focus as formd moves it). Answers still on their way may move it
+# (Return, Tab, a filled one-time-code box), so they are waited for first. With no first
+# responder, the field the keys were typed at takes focus first; at a field that cannot
+# take focus they are refused, saying so. Returns whether there is a field to act on.
+def Focus(s: dict<any>): bool
+  if s.outstanding > 0 && (mode() !=# 'n' || IsNull(s.model.firstResponder))
+    Drain(s) # (in Normal mode Sync did, before the command's first request)
   endif
+  if s.refusing != ''
+    Warn(Refusal(Field(s, s.refusing)))
+    return false
+  elseif !IsNull(s.model.firstResponder)
+    return true
+  endif
+  var f = TypedAt(s)
+  if empty(f)
+    Warn('no field here to type into')
+    return false
+  elseif !CanFocus(f)
+    Warn(Refusal(f))
+    return false
+  endif
+  Request(s, 'demandFocus', {field: f.id, demand: 'become'})
+  return true
+enddef
+
+# The field keys typed with no first responder were meant for: the one under the cursor,
+# or, while the cursor waits to be drawn where formd's answers put it, the one that last
+# had focus.
+def TypedAt(s: dict<any>): dict<any>
+  var f = Field(s, s.last_focus)
+  if s.redraw && !empty(f)
+    return f
+  endif
+  return line('.') <= len(s.model.fields) ? s.model.fields[line('.') - 1] : {}
 enddef
 
 # A key in Normal mode acts where the cursor is: keys typed ahead run without CursorMoved
@@ -531,18 +733,34 @@ def Sync(s: dict<any>)
 enddef
 
 def Send(s: dict<any>, method: string, params: dict<any> = {}, count: number = 1)
-  EnsureFocus(s)
-  for _ in range(count)
-    Request(s, method, copy(params))
-  endfor
+  if Focus(s)
+    for _ in range(count)
+      Request(s, method, copy(params))
+    endfor
+  endif
 enddef
 
-# A key that is one request (count times).
+# A key that is one request (count times in Normal mode); in Insert mode Return, Tab and
+# Shift-Tab are part of the insert.
 def Key(method: string, params: dict<any> = {}, count: number = 1)
   var s = Current()
-  if !empty(s)
+  if empty(s)
+    return
+  elseif mode() ==# 'n'
     Sync(s)
     Send(s, method, params, count)
+  else
+    InsertKey(s, {key: method})
+  endif
+enddef
+
+# Insert-mode caret keys: formd's caret moves, and what is typed next is a new insert (as
+# Vim's cursor keys start one).
+def InsertMove(to: string)
+  var s = Current()
+  if !empty(s)
+    Send(s, 'moveCaret', {to: to})
+    s.ins = NewInsert('i', 1)
   endif
 enddef
 
@@ -554,7 +772,9 @@ def UndoRedo(method: string, count: number)
     return
   endif
   Sync(s)
-  EnsureFocus(s)
+  if !Focus(s)
+    return
+  endif
   for _ in range(count)
     Request(s, method, {}, (r) => {
       if r.applied == false && index(['nothingToUndo', 'nothingToRedo'], get(r, 'reason', '')) >= 0
@@ -564,16 +784,26 @@ def UndoRedo(method: string, count: number)
   endfor
 enddef
 
-# x, X, D, <BS>, <Del> (and CTRL-W, CTRL-U in Insert mode). In Normal mode the characters
-# they remove from a field that is not masked go to the unnamed register, as in Vim.
+# x, X, D, <BS>, <Del> in Normal mode (count times); <BS>, <Del>, CTRL-W, CTRL-U in Insert
+# mode (where the count that started Insert mode is no count of theirs).
 def Delete(direction: string, unit: string, count: number = 1)
   var s = Current()
   if empty(s)
     return
+  elseif mode() !=# 'n'
+    InsertKey(s, {delete: direction, unit: unit})
+    return
   endif
   Sync(s)
+  DeleteAt(s, direction, unit, count)
+  Did(s, (n) => Delete(direction, unit, n > 0 ? n : count))
+enddef
+
+# A delete at formd's caret. The characters it removes from a field that is not masked go
+# to the unnamed register, as in Vim.
+def DeleteAt(s: dict<any>, direction: string, unit: string, count: number)
   var f = Field(s, s.model.firstResponder)
-  if mode() ==# 'n' && !empty(f) && !Masked(f) && unit != 'word'
+  if !empty(f) && !Masked(f) && unit != 'word'
     var display = render.Display(f)
     var caret = Caret(f)
     var gone = direction == 'backward'
@@ -584,21 +814,20 @@ def Delete(direction: string, unit: string, count: number = 1)
     endif
   endif
   Send(s, 'delete', {direction: direction, unit: unit}, count)
-  Did(s, mode() ==# 'n' ? () => Delete(direction, unit, count) : null_function)
 enddef
 
-# What `.` repeats: the plugin's last command (`Again`), or, when that is null_function,
-# Vim's own `.` (a change Vim made, an operator) unless it was typing in Insert mode.
-def Did(s: dict<any>, Again: func())
+# What . repeats: the plugin's last command (`Again`, given the count typed before ., 0 for
+# none), or, when that is null_function, Vim's own . (a change Vim made, an operator).
+def Did(s: dict<any>, Again: func(number))
   s.redo = Again
-  s.typed = Again == null_function && mode() !=# 'n'
+  s.no_redo = ''
 enddef
 
-# Text put into a masked field is not kept for `.` (as typing is not).
-def DidUnlessMasked(s: dict<any>, Again: func())
-  if Masked(Target(s))
+# Text put into a secure field is not kept for . (as typing into it is not).
+def DidUnlessSecure(s: dict<any>, Again: func(number))
+  if Secure(Target(s))
     s.redo = null_function
-    s.typed = true
+    s.no_redo = '. does not repeat what was put into a masked field'
   else
     Did(s, Again)
   endif
@@ -610,24 +839,51 @@ def Repeat()
   if empty(s)
     return
   elseif s.redo != null_function
-    s.redo()
-  elseif s.typed
-    echo 'formd: . does not repeat typing'
+    s.redo(v:count)
+  elseif s.no_redo != ''
+    echo 'formd: ' .. s.no_redo
   else
     exe 'normal! ' .. (v:count > 0 ? v:count : '') .. '.'
   endif
 enddef
 
-def TypeText(s: dict<any>, text: string)
-  if text != ''
-    Send(s, 'insertText', {text: text})
+# A linewise command (dd D S cc C): a count would take in the fields below, and an edit
+# spans one field at a time.
+def OneLine(count: number): bool
+  if count > 1
+    Warn('an edit spans one field at a time')
+  endif
+  return count <= 1
+enddef
+
+# dd, S, cc: the field under the cursor emptied (S and cc then type there).
+def ClearLine(count: number, change: bool)
+  var s = Current()
+  if !empty(s) && OneLine(count)
+    ClearField()
+    if change
+      StartInsert(s, 'S', 1)
+    endif
   endif
 enddef
 
-def Type(text: string)
+# D, C: deleted to the end of the field (C then types there).
+def ToEnd(count: number, change: bool)
+  var s = Current()
+  if !empty(s) && OneLine(count)
+    Delete('forward', 'line')
+    if change
+      StartInsert(s, 'C', 1)
+    endif
+  endif
+enddef
+
+# s: count characters deleted, then typing.
+def Substitute(count: number)
   var s = Current()
   if !empty(s)
-    TypeText(s, text)
+    Delete('forward', 'character', count)
+    StartInsert(s, 's', count)
   endif
 enddef
 
@@ -645,7 +901,12 @@ def ClearField()
   elseif !Focused(s, f.id)
     Request(s, 'demandFocus', {field: f.id, demand: 'become'})
   endif
-  Did(s, ClearField)
+  Did(s, (_) => ClearField())
+enddef
+
+# o O J gJ: the form's lines are formd's.
+def NoLines(key: string)
+  Warn(key .. ': the lines of a form are its fields (no lines are added or joined)')
 enddef
 
 # Pasted text for a one-line field (as formd tui pastes it): without the line break that
@@ -663,10 +924,9 @@ enddef
 # one-time-code box (autoAdvance) it is typed a character at a time, so a whole code fills
 # the boxes in turn (formd refuses it whole by maxLength and leaves splitting it to us).
 def PutIn(s: dict<any>, f: dict<any>, text: string, typed: bool)
-  if text == ''
+  if text == '' || !Focus(s)
     return
   endif
-  EnsureFocus(s)
   if get(f, 'autoAdvance', false) == true
     for c in split(text, '\zs')
       Request(s, 'insertText', {text: c}, null_function, true) # (past the last box: no focus)
@@ -688,8 +948,8 @@ def Target(s: dict<any>): dict<any>
   return !empty(f) || line('.') > len(s.model.fields) ? f : s.model.fields[line('.') - 1]
 enddef
 
-# p and P: `text` (the register's) pasted after / at the caret.
-def Put(after: bool, text: string = RegisterText(v:register))
+# p and P: `text` (the register's) pasted count times after / at the caret.
+def Put(after: bool, count: number = v:count1, text: string = RegisterText(v:register))
   var s = Current()
   if empty(s)
     return
@@ -699,8 +959,8 @@ def Put(after: bool, text: string = RegisterText(v:register))
   if after && !empty(f) && Caret(f) < len(render.Display(f))
     Send(s, 'moveCaret', {to: 'right'})
   endif
-  PutIn(s, Target(s), repeat(text, v:count1), false)
-  DidUnlessMasked(s, () => Put(after, text))
+  PutIn(s, Target(s), repeat(text, count), false)
+  DidUnlessSecure(s, (n) => Put(after, n > 0 ? n : count, text))
 enddef
 
 # A terminal's (bracketed) paste: Vim would insert the text itself, past InsertCharPre, so
@@ -716,11 +976,11 @@ def TerminalPaste()
     text ..= c
   endwhile
   if mode() ==# 'n'
-    Put(true, SingleLine(text))
+    Put(true, 1, SingleLine(text))
   else
     var s = Current()
     if !empty(s)
-      PutIn(s, Target(s), SingleLine(text), false)
+      InsertKey(s, {put: SingleLine(text), typed: false})
     endif
   endif
 enddef
@@ -741,8 +1001,9 @@ def ReplaceWith(c: string, count: number)
   endif
   Sync(s)
   Send(s, 'moveCaret', {to: 'right', extend: true}, count)
-  TypeText(s, repeat(c, count))
-  DidUnlessMasked(s, () => ReplaceWith(c, count))
+  Send(s, 'insertText', {text: repeat(c, count)})
+  Send(s, 'moveCaret', {to: 'left'}) # the cursor on the last character replaced, as in Vim
+  DidUnlessSecure(s, (n) => ReplaceWith(c, n > 0 ? n : count))
 enddef
 
 # Insert-mode CTRL-R {register}.
@@ -750,7 +1011,7 @@ def InsertRegister()
   var name = getcharstr()
   var s = Current()
   if !empty(s) && name =~ '^[-a-zA-Z0-9"*+.:%#/]$'
-    PutIn(s, Target(s), RegisterText(name), true)
+    InsertKey(s, {put: RegisterText(name), typed: true})
   endif
 enddef
 
@@ -764,6 +1025,13 @@ def InsertDigraph()
   var a = getcharstr()
   var b = getcharstr()
   Type(digraph_get(a .. b))
+enddef
+
+def Type(text: string)
+  var s = Current()
+  if !empty(s) && text != ''
+    InsertKey(s, {text: text, replace: mode() ==# 'R'})
+  endif
 enddef
 
 # 0, ^ and <Home> in Normal mode: the start of the field's text (not of its label).
@@ -821,8 +1089,12 @@ def ApplyOperator(type: string)
       Edit(s, f, start, end, '')
     endif
   endif
-  if operator == 'change'
-    startinsert
+  if operator != 'change'
+    return
+  elseif !empty(s.replay)
+    Typed(s, s.replay) # . of a c{motion}: what was typed, without Insert mode
+  else
+    StartInsert(s, 'c', 1)
   endif
 enddef
 
@@ -831,11 +1103,9 @@ enddef
 
 def MapKeys()
   # Return, Tab and Shift-Tab as in a form; u and CTRL-R are formd's undo and redo.
-  for mode in ['n', 'i']
-    exe mode .. "noremap <buffer> <silent> <nowait> <CR> <ScriptCmd>Key('pressReturn')<CR>"
-    exe mode .. "noremap <buffer> <silent> <nowait> <Tab> <ScriptCmd>Key('focusNext')<CR>"
-    exe mode .. "noremap <buffer> <silent> <nowait> <S-Tab> <ScriptCmd>Key('focusPrevious')<CR>"
-    exe mode .. "noremap <buffer> <silent> <nowait> <Del> <ScriptCmd>Delete('forward', 'character', v:count1)<CR>"
+  for [key, method] in [['<CR>', 'pressReturn'], ['<Tab>', 'focusNext'], ['<S-Tab>', 'focusPrevious']]
+    exe printf("nnoremap <buffer> <silent> <nowait> %s <ScriptCmd>Key('%s', {}, v:count1)<CR>", key, method)
+    exe printf("inoremap <buffer> <silent> <nowait> %s <ScriptCmd>Key('%s')<CR>", key, method)
   endfor
   nnoremap <buffer> <silent> <nowait> u <ScriptCmd>UndoRedo('undo', v:count1)<CR>
   nnoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>UndoRedo('redo', v:count1)<CR>
@@ -844,24 +1114,29 @@ def MapKeys()
   for key in ['0', '^', '<Home>']
     exe 'nnoremap <buffer> <silent> <nowait> ' .. key .. ' <ScriptCmd>TextStart()<CR>'
   endfor
+  # Into Insert mode: noted for . and the count, then Vim's own command.
+  for key in ['i', 'a', 'A', 'I', 'R']
+    exe printf("nnoremap <buffer> <silent> <nowait> <expr> %s <SID>Entering('%s')", key, key)
+  endfor
   # Deletes.
   nnoremap <buffer> <silent> <nowait> x <ScriptCmd>Delete('forward', 'character', v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> <Del> <ScriptCmd>Delete('forward', 'character', v:count1)<CR>
   nnoremap <buffer> <silent> <nowait> X <ScriptCmd>Delete('backward', 'character', v:count1)<CR>
   nnoremap <buffer> <silent> <nowait> <BS> <ScriptCmd>Delete('backward', 'character', v:count1)<CR>
-  nnoremap <buffer> <silent> <nowait> D <ScriptCmd>Delete('forward', 'line')<CR>
+  nnoremap <buffer> <silent> <nowait> D <ScriptCmd>ToEnd(v:count1, false)<CR>
   nnoremap <buffer> <silent> <expr> d <SID>Operator('delete')
-  nnoremap <buffer> <silent> dd <ScriptCmd>ClearField()<CR>
+  nnoremap <buffer> <silent> dd <ScriptCmd>ClearLine(v:count1, false)<CR>
   xnoremap <buffer> <silent> <expr> d <SID>Operator('delete')
   xnoremap <buffer> <silent> <expr> x <SID>Operator('delete')
   xnoremap <buffer> <silent> <expr> <Del> <SID>Operator('delete')
   # Changes: delete, then Insert mode.
-  nnoremap <buffer> <silent> <nowait> s <ScriptCmd>Delete('forward', 'character', v:count1)<Bar>startinsert<CR>
-  nnoremap <buffer> <silent> <nowait> S <ScriptCmd>ClearField()<Bar>startinsert<CR>
-  nnoremap <buffer> <silent> <nowait> C <ScriptCmd>Delete('forward', 'line')<Bar>startinsert<CR>
+  nnoremap <buffer> <silent> <nowait> s <ScriptCmd>Substitute(v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> S <ScriptCmd>ClearLine(v:count1, true)<CR>
+  nnoremap <buffer> <silent> <nowait> C <ScriptCmd>ToEnd(v:count1, true)<CR>
   nnoremap <buffer> <silent> <expr> c <SID>Operator('change')
   nnoremap <buffer> <silent> <expr> cw <SID>ChangeWord()
   nnoremap <buffer> <silent> <expr> cW <SID>ChangeWord()
-  nnoremap <buffer> <silent> cc <ScriptCmd>ClearField()<Bar>startinsert<CR>
+  nnoremap <buffer> <silent> cc <ScriptCmd>ClearLine(v:count1, true)<CR>
   xnoremap <buffer> <silent> <expr> c <SID>Operator('change')
   xnoremap <buffer> <silent> <expr> s <SID>Operator('change')
   nnoremap <buffer> <silent> <nowait> r <ScriptCmd>ReplaceChar()<CR>
@@ -871,21 +1146,18 @@ def MapKeys()
   inoremap <buffer> <silent> <nowait> <PasteStart> <ScriptCmd>TerminalPaste()<CR>
   # The form's lines are formd's: no new lines, no joins.
   for key in ['o', 'O', 'J', 'gJ']
-    exe 'nnoremap <buffer> <silent> <nowait> ' .. key .. ' <Nop>'
+    exe printf("nnoremap <buffer> <silent> <nowait> %s <ScriptCmd>NoLines('%s')<CR>", key, key)
   endfor
   # Insert mode: deletes, caret motion and inserted registers go to formd.
   inoremap <buffer> <silent> <nowait> <BS> <ScriptCmd>Delete('backward', 'character')<CR>
   inoremap <buffer> <silent> <nowait> <C-h> <ScriptCmd>Delete('backward', 'character')<CR>
+  inoremap <buffer> <silent> <nowait> <Del> <ScriptCmd>Delete('forward', 'character')<CR>
   inoremap <buffer> <silent> <nowait> <C-w> <ScriptCmd>Delete('backward', 'word')<CR>
   inoremap <buffer> <silent> <nowait> <C-u> <ScriptCmd>Delete('backward', 'line')<CR>
-  inoremap <buffer> <silent> <nowait> <Left> <ScriptCmd>Key('moveCaret', {to: 'left'})<CR>
-  inoremap <buffer> <silent> <nowait> <Right> <ScriptCmd>Key('moveCaret', {to: 'right'})<CR>
-  inoremap <buffer> <silent> <nowait> <S-Left> <ScriptCmd>Key('moveCaret', {to: 'wordLeft'})<CR>
-  inoremap <buffer> <silent> <nowait> <S-Right> <ScriptCmd>Key('moveCaret', {to: 'wordRight'})<CR>
-  inoremap <buffer> <silent> <nowait> <C-Left> <ScriptCmd>Key('moveCaret', {to: 'wordLeft'})<CR>
-  inoremap <buffer> <silent> <nowait> <C-Right> <ScriptCmd>Key('moveCaret', {to: 'wordRight'})<CR>
-  inoremap <buffer> <silent> <nowait> <Home> <ScriptCmd>Key('moveCaret', {to: 'start'})<CR>
-  inoremap <buffer> <silent> <nowait> <End> <ScriptCmd>Key('moveCaret', {to: 'end'})<CR>
+  for [key, to] in [['<Left>', 'left'], ['<Right>', 'right'], ['<S-Left>', 'wordLeft'], ['<S-Right>', 'wordRight'],
+      ['<C-Left>', 'wordLeft'], ['<C-Right>', 'wordRight'], ['<Home>', 'start'], ['<End>', 'end']]
+    exe printf("inoremap <buffer> <silent> <nowait> %s <ScriptCmd>InsertMove('%s')<CR>", key, to)
+  endfor
   inoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>InsertRegister()<CR>
   inoremap <buffer> <silent> <nowait> <C-v> <ScriptCmd>InsertLiteral()<CR>
   inoremap <buffer> <silent> <nowait> <C-q> <ScriptCmd>InsertLiteral()<CR>
@@ -951,7 +1223,8 @@ def Start(cmd: list<string>, form: string, name: string, attached: bool, opts: d
     model: {fields: [], firstResponder: v:null, seq: 0}, prefixes: [], lines: [],
     show_errors: {}, outstanding: 0, stderr: [], ready: false, closed: false,
     finishing: false, resyncing: false, place_cursor: false, placed: [0, 0], placements: 0, visual: false,
-    redo: null_function, typed: false}
+    redo: null_function, no_redo: '', entry: {}, ins: {}, replay: {}, refusing: '', last_focus: v:null,
+    held: false, redraw: false}
   var job = job_start(cmd, {
     in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl', noblock: true,
     callback: (_, msg) => OnMessage(s, msg),
@@ -1122,6 +1395,17 @@ def Close(s: dict<any>, reason: string)
   endif
   s.closed = true
   remove(sessions, s.buf)
+  if s.held
+    # Inside InsertCharPre the buffer may not change: the rest once that is over.
+    timer_start(0, (_) => Dispose(s, reason))
+  else
+    Dispose(s, reason)
+  endif
+enddef
+
+# What closing does to Vim: out of Insert mode, the buffer wiped, the job's input closed,
+# on_cancel called.
+def Dispose(s: dict<any>, reason: string)
   if bufnr() == s.buf && mode() =~ '^[iR]'
     stopinsert
   endif

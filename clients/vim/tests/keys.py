@@ -414,9 +414,9 @@ def case_disabled_field():
     check("disabled: the cursor may rest on it, focus stays", v.marked() == [2]
           and d.state()["firstResponder"] == "email", v.dump())
     v.keys("i")
-    v.expect("disabled: Insert mode does not start on it",
-             lambda v: "Plan is disabled" in v.line(ROWS - 1) and v.marked() == [2])
-    v.keys("j", "i")
+    v.expect("disabled: Insert mode on it says typing there is refused",
+             lambda v: "Plan is disabled: nothing typed there" in v.dump() and v.marked() == [2])
+    v.keys("Escape", "j", "i")
     v.type("pw")
     expect_text("disabled: the next field takes focus and the typing", d, "password", "pw", v)
     check("disabled: its text is untouched", d.fields()["plan"]["text"] == "free", d.fields()["plan"])
@@ -496,7 +496,156 @@ def case_paste():
     d.stop()
 
 
-CASES = [case_typing_undo_and_password, case_otp, case_paste, case_repeat, case_insert_entries, case_disabled_field, case_daemon_dies, case_private]
+def set_text(d, v, text, field="email", row=0):
+    """formd's text of `field` set by another client, drawn, and the cursor on its first
+    character in Normal mode (Escape first: the previous step may have left Insert mode on)."""
+    d.request("setText", {"field": field, "text": text})
+    v.expect("%s drawn" % text, lambda v: v.line(row)[12:].startswith(text))
+    v.keys("Escape", "0")
+    wait(lambda: d.fields()[field]["selection"]["end"] == 0)
+
+
+def press(v, keys):
+    """Keys one after the other: "-text" is typed at once (typeahead), "~text" a character
+    at a time at a person's pace, anything else is a tmux key name."""
+    for k in keys:
+        if k.startswith("-"):
+            v.type(k[1:])
+        elif k.startswith("~"):
+            for c in k[1:]:
+                v.type(c)
+                time.sleep(0.1)
+        else:
+            v.keys(k)
+
+
+def burst(v, *keys):
+    """Keys sent in one go, as fast typeahead (send-keys writes them together)."""
+    tmux("send-keys", "-t", v.name, *keys)
+    time.sleep(0.05)
+
+
+def case_repeat_typing():
+    """. repeats an insert as a formd edit: the keys typed (text, deletes) at the place its
+    command chose (i before the cursor, a after it, A at the end, I at the start, cw the
+    word, R over the text), with its count or the count given to ."""
+    d, v = attached()
+    steps = [
+        # (text, keys after 0, expected text)
+        ("abc", ["l", "i", "-hi", "Escape", "0", "."], "hiahibc"),
+        ("abc", ["A", "-!", "Escape", "0", "."], "abc!!"),
+        ("abc", ["l", "a", "-X", "Escape", "0", "."], "aXbXc"),
+        ("abc", ["$", "I", "-X", "Escape", "$", "."], "XXabc"),
+        ("abc", ["i", "-hel", "BSpace", "-y", "Escape", "$", "."], "heyabhe" + "yc"),
+        ("one two", ["c", "w", "-1", "Escape", "w", "."], "1 1"),
+        ("abcdef", ["l", "s", "-X", "Escape", "l", "."], "aXXdef"),
+        ("abcdef", ["3", "i", "-x", "Escape"], "xxxabcdef"),
+        ("ab", ["3", "i", "-x", "Escape", "$", "."], "xxxaxxxb"),
+        ("ab", ["3", "i", "-x", "Escape", "$", "2", "."], "xxxaxxb"),
+        ("ab", ["2", "A", "-yz", "Escape"], "abyzyz"),
+        ("abcdef", ["2", "R", "-xy", "Escape"], "xyxyef"),
+        ("abcdef", ["R", "-xy", "Escape", "l", "."], "xyxyef"),
+        ("abcdef", ["3", "i", "Delete", "-Q", "Escape"], "QQQdef"),
+        ("abc", ["i", "-x", "Left", "-y", "Escape", "$", "."], "yxabyc"),
+        ("abc", ["l", "i", "~hi", "Escape", "0", "."], "hiahibc"),
+        ("one two", ["A", "C-w", "-2", "Escape", "."], "one 2"),
+        ("one two", ["A", "C-u", "-x", "Escape"], "x"),
+        ("abcd", ["v", "l", "d", "."], ""),
+        ("abcd", ["v", "l", "c", "-X", "Escape", "l", "."], "XX"),
+    ]
+    for text, keys, want in steps:
+        set_text(d, v, text)
+        press(v, keys)
+        expect_text("repeat typing: %s on %r" % (" ".join(keys), text), d, "email", want, v)
+    # Typing into a masked field is not kept for . (nor repeated by a count).
+    v.keys("Escape", "j")
+    v.expect("repeat typing: the password has focus", lambda v: v.marked() == [1])
+    v.keys("2", "i")
+    v.type("pw")
+    v.keys("Escape")
+    expect_text("repeat typing: a count does not repeat a password", d, "password", "pw", v)
+    v.expect("repeat typing: and says so", lambda v: "masked" in v.line(ROWS - 1))
+    v.keys(".")
+    v.expect("repeat typing: . does not repeat it either, and says so",
+             lambda v: "formd: . does not repeat typing into a masked field" in v.line(ROWS - 1))
+    check("repeat typing: the password is unchanged", d.text("password") == "pw", d.fields()["password"])
+    v.close()
+    d.stop()
+
+
+def case_counts():
+    """A count on every command the plugin maps, and on . after it."""
+    d, v = attached()
+    v.ex('let @a = "1"')
+    steps = [
+        ("abcdefghij", ["3", "x"], "defghij"),
+        ("abcdefghij", ["3", "x", "."], "ghij"),
+        ("abcdefghij", ["3", "x", "2", "."], "fghij"),
+        ("abcdef", ["$", "3", "X"], "abf"),
+        ("abcdef", ["$", "3", "BSpace"], "abf"),
+        ("abcdef", ["2", "Delete"], "cdef"),
+        ("abcdef", ["3", "r", "x"], "xxxdef"),
+        ("abcdefgh", ["3", "r", "x", "l", "."], "xxxxxxgh"),
+        ("abc", ["3", '"', "a", "p"], "a111bc"),
+        ("abc", ["3", '"', "a", "P", "$", "."], "111ab111c"),
+        ("abcdef", ["3", "s", "-Z", "Escape"], "Zdef"),
+        ("abcdef", ["2", "s", "-Z", "Escape", "l", "."], "ZZef"),
+        ("one two three", ["d", "2", "w"], "three"),
+        ("one two three", ["2", "d", "w"], "three"),
+        ("one two three", ["2", "c", "w", "-X", "Escape"], "X three"),
+        ("abc", ["3", "d", "d"], "abc"),
+        ("abc", ["l", "2", "D"], "abc"),
+        ("abc", ["2", "S"], "abc"),
+    ]
+    for text, keys, want in steps:
+        set_text(d, v, text)
+        press(v, keys)
+        expect_text("counts: %s on %r" % (" ".join(keys), text), d, "email", want, v)
+    v.expect("counts: a count over lines says an edit spans one field",
+             lambda v: "an edit spans one field at a time" in v.line(ROWS - 1))
+    check("counts: and Insert mode did not start", "-- INSERT --" not in v.dump(), v.dump())
+    v.close()
+    d.stop()
+
+
+def case_no_lost_keys():
+    """Typing with no focused field focuses the field under the cursor first; typing on a
+    field that cannot take focus is refused, saying so, and runs no command."""
+    d, v = attached("examples/signup.json")
+    # Return on the last field (lastOfChain: returnAction resign) leaves no focus; the keys
+    # typed at once after it land in the field under the cursor.
+    d.request("demandFocus", {"field": "password", "demand": "become"})
+    v.expect("no lost keys: the password has focus", lambda v: v.marked() == [4])
+    v.keys("A")
+    burst(v, "-l", "pw")
+    burst(v, "Enter", "x", "y")
+    expect_text("no lost keys: keys typed after Return resigned land in the field", d, "password", "pwxy", v)
+    # Another client takes focus away while Insert mode is on.
+    v.keys("Escape", "k", "k")
+    v.expect("no lost keys: email has focus", lambda v: v.marked() == [2])
+    v.keys("A")
+    d.request("demandFocus", {"field": "email", "demand": "resign"})
+    v.expect("no lost keys: focus is gone", lambda v: v.marked() == [])
+    v.type("ab")
+    expect_text("no lost keys: typing without focus focuses the field under the cursor", d, "email", "ab", v)
+    # A field that cannot take focus: i and typing at once are refused, nothing runs as a
+    # command (p would paste into the focused field).
+    v.keys("Escape")
+    v.ex('let @" = "ZZ"')
+    v.keys("j")
+    v.expect("no lost keys: on the disabled Plan", lambda v: v.marked() == [2])
+    burst(v, "i", "p", "w")
+    v.expect("no lost keys: typing on a disabled field is refused, saying so",
+             lambda v: "Plan is disabled: nothing typed there" in v.dump())
+    v.keys("Escape")
+    time.sleep(0.3)
+    check("no lost keys: nothing was pasted or typed anywhere",
+          d.text("email") == "ab" and d.text("plan") == "free", d.fields())
+    v.close()
+    d.stop()
+
+
+CASES = [case_typing_undo_and_password, case_repeat_typing, case_counts, case_no_lost_keys, case_otp, case_paste, case_repeat, case_insert_entries, case_disabled_field, case_daemon_dies, case_private]
 
 
 def main():
