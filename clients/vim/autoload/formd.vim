@@ -489,14 +489,15 @@ enddef
 # ------------------------------------------------------------------------------------------
 # An insert, kept for . and a count as Vim keeps one: the command that started it (`key`:
 # i a A I R s S C c; `count`) and what was typed (`log`: {text, replace}, {put, typed},
-# {delete, unit}, {key}). Text typed into a secure field is not kept (`secret`).
+# {delete, unit}, {key}). Text typed into a secure field is not kept (`secret`). In Replace
+# mode `replaced` holds the characters typing replaced ('' for one typed past the end).
 
 # The commands whose count repeats what was typed (3ix<Esc> inserts xxx); the count of the
 # others is that of their delete (3s) or their motion (c3w).
 const REPEATED = ['i', 'a', 'A', 'I', 'R']
 
 def NewInsert(key: string, count: number): dict<any>
-  return {key: key, count: count, log: [], secret: false}
+  return {key: key, count: count, log: [], secret: false, replaced: []}
 enddef
 
 # The command that starts Insert mode, noted for InsertEnter (an <expr> mapping that
@@ -525,7 +526,11 @@ def InsertKey(s: dict<any>, item: dict<any>)
   Perform(s, item)
   if empty(s.ins)
     return
-  elseif (has_key(item, 'text') || has_key(item, 'put')) && Secure(f)
+  endif
+  if get(item, 'replace', false)
+    s.ins.replaced->add(strcharpart(strpart(render.Display(f), Caret(f)), 0, 1))
+  endif
+  if (has_key(item, 'text') || has_key(item, 'put')) && Secure(f)
     s.ins.secret = true
   elseif has_key(item, 'text') && !empty(s.ins.log) && has_key(s.ins.log[-1], 'text') && s.ins.log[-1].replace == item.replace
     s.ins.log[-1].text ..= item.text
@@ -790,6 +795,9 @@ def Delete(direction: string, unit: string, count: number = 1)
   var s = Current()
   if empty(s)
     return
+  elseif mode() ==# 'R' && direction == 'backward' && unit == 'character'
+    ReplaceBack(s)
+    return
   elseif mode() !=# 'n'
     InsertKey(s, {delete: direction, unit: unit})
     return
@@ -797,6 +805,36 @@ def Delete(direction: string, unit: string, count: number = 1)
   Sync(s)
   DeleteAt(s, direction, unit, count)
   Did(s, (n) => Delete(direction, unit, n > 0 ? n : count))
+enddef
+
+# <BS> in Replace mode puts back the character the last one typed replaced (takes it out
+# when it was typed past the end), as Vim does, and . forgets that one; with none left it
+# moves left. A masked field's characters are not known here: there it deletes.
+def ReplaceBack(s: dict<any>)
+  if !Focus(s)
+    return
+  elseif Masked(Target(s)) || empty(s.ins)
+    InsertKey(s, {delete: 'backward', unit: 'character'})
+    return
+  elseif empty(s.ins.replaced)
+    Request(s, 'moveCaret', {to: 'left'})
+    return
+  endif
+  var was = remove(s.ins.replaced, -1)
+  if was == ''
+    Request(s, 'delete', {direction: 'backward'})
+  else
+    Request(s, 'moveCaret', {to: 'left', extend: true}, null_function, true)
+    Request(s, 'insertText', {text: was})
+    Request(s, 'moveCaret', {to: 'left'}, null_function, true)
+  endif
+  var last = empty(s.ins.log) ? {} : s.ins.log[-1]
+  if get(last, 'replace', false)
+    last.text = strcharpart(last.text, 0, strchars(last.text) - 1)
+    if last.text == ''
+      remove(s.ins.log, -1)
+    endif
+  endif
 enddef
 
 # A delete at formd's caret. The characters it removes from a field that is not masked go

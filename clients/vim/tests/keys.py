@@ -545,6 +545,8 @@ def case_repeat_typing():
         ("ab", ["2", "A", "-yz", "Escape"], "abyzyz"),
         ("abcdef", ["2", "R", "-xy", "Escape"], "xyxyef"),
         ("abcdef", ["R", "-xy", "Escape", "l", "."], "xyxyef"),
+        ("abcdef", ["R", "-xy", "BSpace", "-z", "Escape", "l", "."], "xzxzef"),
+        ("ab", ["l", "R", "-xyz", "BSpace", "BSpace", "BSpace", "Escape"], "ab"),
         ("abcdef", ["3", "i", "Delete", "-Q", "Escape"], "QQQdef"),
         ("abc", ["i", "-x", "Left", "-y", "Escape", "$", "."], "yxabyc"),
         ("abc", ["l", "i", "~hi", "Escape", "0", "."], "hiahibc"),
