@@ -12,9 +12,7 @@ extension Form {
     /// undo step and `textChanged`.
     mutating func applyEdit(_ i: Int, _ lo: Cursor, _ hi: Cursor, _ s: String, kind: EditHistory.Kind?) {
         let b = fields[i].buffer
-        // Byte counts first: they differ for nearly every edit, and comparing them is O(1).
-        if b.utf8Offset(hi.index) - b.utf8Offset(lo.index) == s.utf8.count && b.text.utf8[lo.index..<hi.index].elementsEqual(s.utf8)
-            && (s.isEmpty || !fields[i].attributes.masksText) {
+        if b.holds(s, from: lo, to: hi) && (s.isEmpty || !fields[i].attributes.masksText) {
             if b.anchor != hi || b.head != hi { setSelection(i, anchor: hi, head: hi) }
             return
         }

@@ -1,3 +1,5 @@
+import FormdBytes
+
 /// A field's text with its selection, kept so that typing costs the same at the end of a
 /// long text as of a short one.
 ///
@@ -34,11 +36,12 @@ public struct TextBuffer: Equatable, Sendable {
         self.head = head
     }
 
-    /// Replaces `lo..<hi` with `s` and puts the caret after it. Plain ASCII edits take a
-    /// shortcut (`TextBuffer+ASCIIEdits.swift`) that gives what the general path would.
+    /// Replaces `lo..<hi` with `s` and puts the caret after it. Edits among characters of
+    /// one scalar each take shortcuts (`TextBuffer+ASCIIEdits.swift`,
+    /// `TextBuffer+SimpleEdits.swift`) that give what the general path would.
     public mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange {
         if let change = replaceShortASCII(lo, hi, with: s) { return change }
-        if let change = replaceOneByteCharacters(lo, hi, with: s) { return change }
+        if let change = replaceSimpleCharacters(lo, hi, with: s) { return change }
         return replaceWalkingClusters(lo, hi, with: s)
     }
 
@@ -105,6 +108,24 @@ public struct TextBuffer: Equatable, Sendable {
         head = anchor
         return CharacterChange.trimmed(old: oldText, oldCount: oldLength, new: text[...], newCount: length,
                                        startOffset: 0, startUTF8: 0)
+    }
+
+    /// Whether `lo..<hi` holds the very bytes of `s`. Byte counts first: they differ for
+    /// nearly every edit, and comparing them is O(1).
+    @inline(__always)
+    func holds(_ s: String, from lo: Cursor, to hi: Cursor) -> Bool {
+        let loUTF8 = utf8Offset(lo.index)
+        return utf8Offset(hi.index) - loUTF8 == s.utf8.count && TextBuffer.sameBytes(text, at: loUTF8, as: s)
+    }
+
+    /// Whether `text` holds the bytes of `s` from byte `offset` on, compared eight at a time.
+    private static func sameBytes(_ text: String, at offset: Int, as s: String) -> Bool {
+        let count = s.utf8.count
+        if count == 0 { return true }
+        let same = text.utf8.withContiguousStorageIfAvailable { t in
+            s.utf8.withContiguousStorageIfAvailable { n in SWAR.commonPrefix(t.baseAddress! + offset, n.baseAddress!, count: count) == count }
+        } ?? nil
+        return same ?? text.utf8.dropFirst(offset).starts(with: s.utf8)
     }
 
     /// Byte offset of `i`; O(1) on Swift's native UTF-8 strings.

@@ -3,19 +3,24 @@ import FormdTestSupport
 import XCTest
 
 /// `TextBuffer.replace` keeps length, caret and change right without recounting, and takes
-/// shortcuts for plain ASCII (`TextBuffer+ASCIIEdits.swift`) that must agree with its
-/// general path; here thousands of random edits over texts that mix plain ASCII with every
-/// clustering hazard (CR LF, combining marks, prepended scalars, emoji modifiers, regional
-/// indicators) are checked against a count from scratch, on short texts (the inline
-/// splice) and long ones (the one-byte path's appends, whole replacements and splices).
+/// shortcuts where every scalar is a character of its own (`TextBuffer+ASCIIEdits.swift`,
+/// `TextBuffer+SimpleEdits.swift`) that must agree with its general path; here thousands of
+/// random edits over texts that mix plain text (ASCII, or letters, CJK and emoji of several
+/// bytes) with every clustering hazard (CR LF, combining marks, prepended scalars, spacing
+/// marks, emoji modifiers and ZWJ, regional indicators, Hangul jamo, Indic conjuncts) are
+/// checked against a count from scratch, on short texts (the inline splice) and long ones.
 final class TextBufferPropertyTests: XCTestCase {
-    static let pieces = ["a", "b", " ", "x", "\r", "\n", "\u{301}", "é", "\u{600}", "👍", "\u{1F3FD}", "🇫", "🇷", "\u{200D}"]
+    static let ascii = ["a", "b", " ", "x"]
+    /// Characters of one simple scalar each, of one to four bytes.
+    static let simple = ["a", "é", "日", "Ω", "👍", " ", "ß", "\n", "の", "\u{AD}"]
+    static let hazards = ["\r", "\n", "\u{301}", "é", "\u{600}", "👍", "\u{1F3FD}", "🇫", "🇷", "\u{200D}", "\u{1100}", "\u{1161}",
+                          "\u{11A8}", "각", "\u{915}", "\u{94D}", "\u{903}", "\u{3099}", "\t", "\r\n"]
 
-    /// Mostly plain ASCII, as typed text is, so the fast paths are taken often; one piece
-    /// in `hazardEvery` (0: none) from all of `pieces`.
-    func randomText(_ rng: inout SplitMix64, pieces count: Int, hazardEvery: Int = 3) -> String {
+    /// Mostly plain text, as typed text is, so the fast paths are taken often; one piece
+    /// in `hazardEvery` (0: none) from the hazards.
+    func randomText(_ rng: inout SplitMix64, pieces count: Int, hazardEvery: Int = 3, plain: [String] = ascii) -> String {
         (0..<count).map { _ in
-            hazardEvery > 0 && rng.next(below: hazardEvery) == 0 ? Self.pieces[rng.next(below: Self.pieces.count)] : Self.pieces[rng.next(below: 4)]
+            hazardEvery > 0 && rng.next(below: hazardEvery) == 0 ? Self.hazards[rng.next(below: Self.hazards.count)] : plain[rng.next(below: plain.count)]
         }.joined()
     }
 
@@ -25,6 +30,15 @@ final class TextBufferPropertyTests: XCTestCase {
 
     func testRandomEditsAgreeWithACountFromScratch() {
         checkRandomEdits(seed: 0xF0_4D, rounds: 4_000, textPieces: 8, hazardEvery: 3)
+        checkRandomEdits(seed: 0xF0_4E, rounds: 4_000, textPieces: 8, hazardEvery: 3, plain: Self.simple)
+    }
+
+    /// Texts of characters of several bytes, where the simple path compares and counts
+    /// bytes that are not characters.
+    func testRandomEditsOfNonASCIITextsAgreeWithACountFromScratch() {
+        checkRandomEdits(seed: 0x5C1, rounds: 3_000, textPieces: 12, hazardEvery: 0, plain: Self.simple)
+        checkRandomEdits(seed: 0x5C2, rounds: 1_000, textPieces: 120, hazardEvery: 30, plain: Self.simple)
+        checkRandomEdits(seed: 0x5C3, rounds: 3_000, textPieces: 6, hazardEvery: 2, plain: ["é", "e"])
     }
 
     /// Long texts, all plain ASCII or nearly: past the inline splice's 15 bytes, where the
@@ -37,10 +51,10 @@ final class TextBufferPropertyTests: XCTestCase {
     /// `rounds` texts of up to `textPieces` pieces, each edited four times at random places
     /// (typing at the end and replacing everything among them) with up to 3 pieces, or
     /// with a whole new text.
-    func checkRandomEdits(seed: UInt64, rounds: Int, textPieces: Int, hazardEvery: Int) {
+    func checkRandomEdits(seed: UInt64, rounds: Int, textPieces: Int, hazardEvery: Int, plain: [String] = ascii) {
         var rng = SplitMix64(seed: seed)
         for round in 0..<rounds {
-            var buffer = TextBuffer(randomText(&rng, pieces: rng.next(below: textPieces), hazardEvery: hazardEvery))
+            var buffer = TextBuffer(randomText(&rng, pieces: rng.next(below: textPieces), hazardEvery: hazardEvery, plain: plain))
             for step in 0..<4 {
                 let old = buffer.text
                 let n = old.count
@@ -51,7 +65,7 @@ final class TextBufferPropertyTests: XCTestCase {
                 default: break
                 }
                 let lo = cursor(old, at: min(a, b)), hi = cursor(old, at: max(a, b))
-                let s = randomText(&rng, pieces: rng.next(below: rng.next(below: 8) == 0 ? textPieces : 4), hazardEvery: hazardEvery)
+                let s = randomText(&rng, pieces: rng.next(below: rng.next(below: 8) == 0 ? textPieces : 4), hazardEvery: hazardEvery, plain: plain)
                 var walked = buffer
                 let change = buffer.replace(lo, hi, with: s)
                 let context = "seed \(seed) round \(round) step \(step): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"

@@ -1,0 +1,108 @@
+import FormdBytes
+
+/// Scalars that form a character on their own beside each other: between two of them
+/// there is always a grapheme cluster boundary, so a text of them has as many characters
+/// as scalars and an edit among them needs no cluster walking.
+///
+/// Why it is exact: in Unicode's grapheme cluster rules (UAX #29) every rule that joins
+/// two scalars involves one of CR LF, Extend, ZWJ, SpacingMark, Prepend, a regional
+/// indicator or a Hangul jamo or syllable (GB3, GB6–GB9c, GB11–GB13); the rest break
+/// (GB4, GB5, GB999). The scalars here are none of those (Grapheme_Cluster_Break Other
+/// or Control, not CR); a test holds every one of them to the standard library's own
+/// breaking, so a toolchain whose Unicode data moves one fails it. A scalar not listed
+/// is merely left to the general path.
+enum SimpleScalars {
+    /// Whether scalar `v` is simple. The ranges are the large runs of common scripts:
+    /// Latin, Greek, Cyrillic, Armenian, Hebrew, Arabic and Devanagari letters,
+    /// punctuation and symbols, kana and CJK ideographs, full-width forms, emoji.
+    @inline(__always)
+    static func isSimple(_ v: UInt32) -> Bool {
+        if v < 0x300 { return v != 0x0D }
+        if v < 0x3030 {
+            return (0x0370...0x0482).contains(v) || (0x048A...0x0590).contains(v) || (0x05C8...0x05FF).contains(v)
+                || (0x061B...0x064A).contains(v) || (0x0671...0x06D5).contains(v) || (0x0904...0x0939).contains(v)
+                || (0x1E00...0x200B).contains(v) || (0x200E...0x20CF).contains(v) || (0x20F1...0x2CEE).contains(v)
+                || (0x2E00...0x3029).contains(v)
+        }
+        if v <= 0xA66E { return v <= 0x3098 || v >= 0x309B }
+        return (0xE000...0xFB1D).contains(v) || (0xFB1F...0xFDFF).contains(v) || (0xFE30...0xFF9D).contains(v)
+            || (0x1F200...0x1F3FA).contains(v) || (0x1F400...0x3FFFF).contains(v)
+    }
+
+    /// The scalar whose UTF-8 starts at `p` (valid UTF-8) and its length in bytes.
+    @inline(__always)
+    static func decode(_ p: UnsafePointer<UInt8>) -> (value: UInt32, length: Int) {
+        let b0 = UInt32(p[0])
+        if b0 < 0x80 { return (b0, 1) }
+        if b0 < 0xE0 { return ((b0 & 0x1F) << 6 | UInt32(p[1] & 0x3F), 2) }
+        if b0 < 0xF0 { return ((b0 & 0x0F) << 12 | UInt32(p[1] & 0x3F) << 6 | UInt32(p[2] & 0x3F), 3) }
+        return ((b0 & 0x07) << 18 | UInt32(p[1] & 0x3F) << 12 | UInt32(p[2] & 0x3F) << 6 | UInt32(p[3] & 0x3F), 4)
+    }
+
+    /// Where the scalar ending at `end` (valid UTF-8, `end > 0`) starts.
+    @inline(__always)
+    static func scalarStart(_ p: UnsafePointer<UInt8>, before end: Int) -> Int {
+        var i = end &- 1
+        while p[i] & 0xC0 == 0x80 { i &-= 1 }
+        return i
+    }
+
+    /// Whether the scalar starting at `i` is simple.
+    @inline(__always)
+    static func isSimple(_ p: UnsafePointer<UInt8>, at i: Int) -> Bool {
+        isSimple(decode(p + i).value)
+    }
+
+    /// The scalars in `count` bytes of valid UTF-8 at `p` if every one is simple, else nil.
+    /// Plain ASCII without CR goes 32 or 8 bytes at a time.
+    static func count(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        var scalars = 0
+        var i = 0
+        while i < count {
+            if i &+ 32 <= count && isPlain(p + i, words: 4) {
+                i &+= 32
+                scalars &+= 32
+                continue
+            }
+            if i &+ 8 <= count && isPlain(p + i, words: 1) {
+                i &+= 8
+                scalars &+= 8
+                continue
+            }
+            let (value, length) = decode(p + i)
+            guard isSimple(value) else { return nil }
+            i &+= length
+            scalars &+= 1
+        }
+        return scalars
+    }
+
+    /// Whether `count` bytes of valid UTF-8 at `p` hold a regional indicator (U+1F1E6 to
+    /// U+1F1FF, F0 9F 87 A6 to F0 9F 87 BF): removing one may pair others differently.
+    /// Plain ASCII goes 32 or 8 bytes at a time.
+    static func hasRegionalIndicator(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        var i = 0
+        while i < count {
+            if i &+ 32 <= count && isPlain(p + i, words: 4, orCR: false) {
+                i &+= 32
+            } else if i &+ 8 <= count && isPlain(p + i, words: 1, orCR: false) {
+                i &+= 8
+            } else {
+                if p[i] == 0xF0 && p[i &+ 1] == 0x9F && p[i &+ 2] == 0x87 && p[i &+ 3] >= 0xA6 { return true }
+                i &+= 1
+            }
+        }
+        return false
+    }
+
+    /// Whether `words` words at `p` are ASCII (without CR, with `orCR`).
+    @inline(__always)
+    private static func isPlain(_ p: UnsafePointer<UInt8>, words: Int, orCR: Bool = true) -> Bool {
+        var flagged: UInt64 = 0
+        for k in 0..<words {
+            let word = SWAR.load(p + 8 &* k)
+            flagged |= word & SWAR.highs | (orCR ? SWAR.bytesEqual(word, 0x0D) : 0)
+        }
+        return flagged == 0
+    }
+}
