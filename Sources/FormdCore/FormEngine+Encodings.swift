@@ -1,10 +1,27 @@
 /// Serving one command's events to clients that count positions differently.
 ///
 /// The engine computes positions in the encoding of the command that caused them. A daemon
-/// with several clients runs a command once for real, in its sender's encoding, and for
-/// each other encoding re-runs it on a throwaway copy of the engine as it was before;
-/// these two helpers make that re-run exact.
+/// with several clients runs a command once, in its sender's encoding, and recounts its
+/// events for each other encoding (`EventRecount`).
 extension FormEngine {
+    /// What recounting the events of `command` on form `formName` needs from before it
+    /// runs: for a configuration command, the field it names.
+    public func recountBasis(for command: FormCommand, on formName: String) -> RecountBasis {
+        let id: String
+        switch command {
+        case .configureField(let f, _, _), .setSecure(let f, _), .setRevealed(let f, _), .setEnabled(let f, _): id = f
+        default: return RecountBasis()
+        }
+        guard let form = form(formName), let i = try? form.index(of: id) else { return RecountBasis() }
+        return RecountBasis(configured: (id, form.fields[i].buffer, form.fields[i].attributes.masksText))
+    }
+
+    /// Recounts events of a command on form `formName`, emitted in `from`, for `to`: call
+    /// it right after the command, with the engine as the command left it.
+    public func recount(on formName: String, from: PositionEncoding, to: PositionEncoding, basis: RecountBasis) -> EventRecount {
+        EventRecount(form: form(formName), basis: basis, from: from, to: to)
+    }
+
     /// `command` with the positions it takes (only `select` has any) recounted from
     /// `from` to `to` against the current state of form `formName`, so that re-running it
     /// in `to` does what running it in `from` did. A command whose positions do not
@@ -23,13 +40,14 @@ extension FormEngine {
 
 extension FormEvent {
     /// True when the event holds a position (a selection, an edit range, or field states
-    /// that carry selections), which depends on the receiving client's encoding.
+    /// that carry selections) in some encoding: it depends on the receiving client's.
     public var carriesPositions: Bool {
         switch self {
         case .formDefined, .formReset, .fieldAdded, .textChanged, .selectionChanged:
             return true
         case .fieldChanged(_, let changes):
-            return changes.selection != nil
+            // Switching masking reports the selection in the encodings where it moved.
+            return changes.display != nil
         case .fieldRemoved, .responderChanged, .focusChanged, .demandChanged, .returnPressed,
              .deletePressed, .changeRejected, .validityChanged, .submitted, .submitFailed:
             return false

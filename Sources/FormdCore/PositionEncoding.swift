@@ -21,4 +21,22 @@ public enum PositionEncoding: String, Sendable, CaseIterable {
         case .utf32: s.unicodeScalars.count
         }
     }
+
+    /// `position`, a character boundary of `text` counted in this encoding, counted in
+    /// `other`: walks the text up to it.
+    func recount(_ position: Int, in text: String, to other: PositionEncoding) -> Int {
+        if self == other { return position }
+        let i = switch self {
+        case .character: text.index(text.startIndex, offsetBy: position)
+        case .utf8: text.utf8.index(text.startIndex, offsetBy: position)
+        case .utf16: text.utf16.index(text.startIndex, offsetBy: position)
+        case .utf32: text.unicodeScalars.index(text.startIndex, offsetBy: position)
+        }
+        return other.measure(text[..<i])
+    }
+
+    /// `position` over a masked display (whole bullets) counted in `other`.
+    func recountMasked(_ position: Int, to other: PositionEncoding) -> Int {
+        position / bulletWidth * other.bulletWidth
+    }
 }

@@ -51,6 +51,17 @@ extension TextBuffer {
         .invalidParams("position \(position) falls inside a character (positions are in \(encoding.rawValue) units)")
     }
 
+    /// The cursor at `position` in `encoding`, a character boundary this buffer gave out
+    /// (an event being recounted), found from the nearest known cursor, unchecked.
+    func cursor(atBoundary position: Int, _ encoding: PositionEncoding) -> Cursor {
+        switch encoding {
+        case .character: walk(toOffset: position)
+        case .utf8: cursor(utf8: position)
+        case .utf16: cursor(utf8: utf8Offset(text.utf16.index(text.startIndex, offsetBy: position)))
+        case .utf32: cursor(utf8: utf8Offset(text.unicodeScalars.index(text.startIndex, offsetBy: position)))
+        }
+    }
+
     /// The cursor before character `target`, walked from the nearest known cursor.
     func walk(toOffset target: Int) -> Cursor {
         let candidates = [start, head, anchor, end]
@@ -85,10 +96,11 @@ extension TextBuffer {
         }
         // Characters are what the change counts already.
         if encoding == .character {
-            return TextEdit(start: change.startOffset, end: change.startOffset + change.removedCount, text: change.inserted)
+            return TextEdit(start: change.startOffset, end: change.startOffset + change.removedCount, text: change.inserted,
+                            removed: change.removed)
         }
         // The text before the change is the same in the old and the new text.
         let start = position(Cursor(index(utf8: change.startUTF8), change.startOffset), encoding, masked: false)
-        return TextEdit(start: start, end: start + encoding.measure(change.removed), text: change.inserted)
+        return TextEdit(start: start, end: start + encoding.measure(change.removed), text: change.inserted, removed: change.removed)
     }
 }

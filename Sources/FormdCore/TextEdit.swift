@@ -5,11 +5,19 @@ public struct TextEdit: Equatable, Sendable {
     public var start: Int
     public var end: Int
     public var text: String
+    /// What the edit removed, so it can be recounted for another encoding (`EventRecount`):
+    /// never written, empty in a masked field, and not part of the edit's value (`==`).
+    public var removed: String
 
-    public init(start: Int, end: Int, text: String) {
+    public init(start: Int, end: Int, text: String, removed: String = "") {
         self.start = start
         self.end = end
         self.text = text
+        self.removed = removed
+    }
+
+    public static func == (a: TextEdit, b: TextEdit) -> Bool {
+        a.start == b.start && a.end == b.end && a.text == b.text
     }
 }
 
