@@ -21,21 +21,6 @@ extension FormEngine {
     public func recount(on formName: String, from: PositionEncoding, to: PositionEncoding, basis: RecountBasis) -> EventRecount {
         EventRecount(form: form(formName), basis: basis, from: from, to: to)
     }
-
-    /// `command` with the positions it takes (only `select` has any) recounted from
-    /// `from` to `to` against the current state of form `formName`, so that re-running it
-    /// in `to` does what running it in `from` did. A command whose positions do not
-    /// resolve is returned unchanged (it fails either way).
-    public func command(_ command: FormCommand, on formName: String,
-                        recountedFrom from: PositionEncoding, to: PositionEncoding) -> FormCommand {
-        guard from != to, case .select(let id, let start, let end) = command,
-              let form = form(formName), let i = try? form.target(id) else { return command }
-        let buffer = form.fields[i].buffer
-        let masked = form.fields[i].attributes.masksText
-        guard let s = try? buffer.cursor(at: start, from, masked: masked),
-              let e = try? buffer.cursor(at: end, from, masked: masked) else { return command }
-        return .select(field: id, start: buffer.position(s, to, masked: masked), end: buffer.position(e, to, masked: masked))
-    }
 }
 
 extension FormEvent {

@@ -184,10 +184,10 @@ public struct Daemon: Sendable {
         case .form(let name, let command):
             client.subscription.attach(name)
             let encoding = client.positionEncoding
-            // Peers counting positions differently get the events of a re-run on a copy
-            // of the engine as it is now (a copy costs nothing until the command writes).
+            // Peers counting positions differently get the events recounted; what that
+            // needs from before the command costs one field (never a copy of the engine).
             let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
-            let before: FormEngine? = otherEncodings.isEmpty ? nil : engine
+            let basis = otherEncodings.isEmpty ? nil : engine.recountBasis(for: command, on: name)
             let start = sink.records.count
             let result: CommandResult
             do {
@@ -198,9 +198,9 @@ public struct Daemon: Sendable {
             if sink.records.count > start {
                 observer?.commandChanged(form: name, events: start == 0 ? sink.records : Array(sink.records[start...]), engine: engine)
                 peers.deliver(sink.records[start...], encoding: encoding)
-                if let before {
-                    recount.deliver(sink.records[start...], of: command, on: name, from: encoding, to: otherEncodings,
-                                    before: before, peers: &peers)
+                if let basis {
+                    recount.deliver(sink.records[start...], on: name, from: encoding, to: otherEncodings,
+                                    basis: basis, engine: engine, peers: &peers)
                 }
                 sink.emitted(from: start, form: name, for: client, to: &w)
             }
