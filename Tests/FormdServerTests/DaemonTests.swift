@@ -31,21 +31,24 @@ final class DaemonTests: XCTestCase {
                 ClientEvents.write(events, for: clients[i], to: &outputs[i])
             }
         }
+
+        /// `daemon` handles `line` from client `i`, the others its peers.
+        mutating func send(_ i: Int, _ line: String, to daemon: inout Daemon) {
+            asker = i
+            var client = clients[i]
+            var out = outputs[i]
+            var bytes = Array(line.utf8)
+            bytes.withUnsafeMutableBytes { daemon.handleLine(UnsafeRawBufferPointer($0), client: &client, into: &out, peers: &self) }
+            clients[i] = client
+            outputs[i] = out
+        }
     }
 
     private var daemon = Daemon()
     private var hub = Hub(count: 3)
 
     /// Sends `line` from client `i`.
-    private func send(_ i: Int, _ line: String) {
-        hub.asker = i
-        var client = hub.clients[i]
-        var out = hub.outputs[i]
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { daemon.handleLine(UnsafeRawBufferPointer($0), client: &client, into: &out, peers: &hub) }
-        hub.clients[i] = client
-        hub.outputs[i] = out
-    }
+    private func send(_ i: Int, _ line: String) { hub.send(i, line, to: &daemon) }
 
     /// Everything client `i` was sent since the last call.
     private func take(_ i: Int) -> [String] {

@@ -45,15 +45,7 @@ final class EncodingRecountTests: XCTestCase {
         var rng: SplitMix64
         let seed: UInt64
 
-        mutating func send(_ i: Int, _ line: String) {
-            hub.asker = i
-            var client = hub.clients[i]
-            var out = hub.outputs[i]
-            var bytes = Array(line.utf8)
-            bytes.withUnsafeMutableBytes { daemon.handleLine(UnsafeRawBufferPointer($0), client: &client, into: &out, peers: &hub) }
-            hub.clients[i] = client
-            hub.outputs[i] = out
-        }
+        mutating func send(_ i: Int, _ line: String) { hub.send(i, line, to: &daemon) }
 
         /// The event messages client `i` was sent since the last call.
         mutating func events(_ i: Int) -> [String] {
@@ -155,18 +147,9 @@ final class EncodingRecountTests: XCTestCase {
     }
 
     private func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
+        var w = JSONWriter()
+        w.writeString(s)
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     private func options(_ rng: inout SplitMix64) -> [String] {
