@@ -10,7 +10,7 @@ public struct FormEngine: Equatable, Sendable {
 
     /// Forms in creation order, found by name through `indexByName`: an array element is
     /// mutated in place, where a dictionary value would be moved out and back per command.
-    private(set) var storage: [Form]
+    var storage: [Form]
     private var indexByName: [String: Int]
     /// The form the last command went to: commands come in runs on one form, and a name
     /// compare is far cheaper than hashing it. Not part of the engine's value (`==`).

@@ -47,8 +47,10 @@ extension Form {
         fields.reduce(0) { $0 + $1.text.utf8.count + $1.initialText.utf8.count }
     }
 
-    /// The most text `command` can add to this form.
-    func textGrowth(_ command: FormCommand) -> Int {
+    /// The most text `command` can add to this form. Mutating (it changes nothing) so that
+    /// it runs on the form where it lies: read through the engine's array, the form was
+    /// copied first, for every command.
+    mutating func textGrowth(_ command: FormCommand) -> Int {
         switch command {
         case .setText(let id, let text):
             guard let i = try? index(of: id) else { return 0 }
