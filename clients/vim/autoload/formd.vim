@@ -527,7 +527,7 @@ def InsertKey(s: dict<any>, item: dict<any>)
   if empty(s.ins)
     return
   endif
-  if get(item, 'replace', false)
+  if get(item, 'replace', false) && !Secure(f)
     s.ins.replaced->add(strcharpart(strpart(render.Display(f), Caret(f)), 0, 1))
   endif
   if (has_key(item, 'text') || has_key(item, 'put')) && Secure(f)
@@ -560,10 +560,10 @@ enddef
 def Inserted(s: dict<any>, ins: dict<any>)
   if ins.secret
     if ins.count > 1 && index(REPEATED, ins.key) >= 0
-      Later(Warn, 'a count does not repeat typing into a masked field')
+      Later(Warn, 'a count does not repeat typing into a secure field')
     endif
     s.redo = null_function
-    s.no_redo = '. does not repeat typing into a masked field'
+    s.no_redo = '. does not repeat typing into a secure field'
     return
   endif
   if index(REPEATED, ins.key) >= 0
@@ -809,11 +809,11 @@ enddef
 
 # <BS> in Replace mode puts back the character the last one typed replaced (takes it out
 # when it was typed past the end), as Vim does, and . forgets that one; with none left it
-# moves left. A masked field's characters are not known here: there it deletes.
+# moves left. A secure field's characters are not kept: there it deletes.
 def ReplaceBack(s: dict<any>)
   if !Focus(s)
     return
-  elseif Masked(Target(s)) || empty(s.ins)
+  elseif Secure(Target(s)) || empty(s.ins)
     InsertKey(s, {delete: 'backward', unit: 'character'})
     return
   elseif empty(s.ins.replaced)
@@ -865,7 +865,7 @@ enddef
 def DidUnlessSecure(s: dict<any>, Again: func(number))
   if Secure(Target(s))
     s.redo = null_function
-    s.no_redo = '. does not repeat what was put into a masked field'
+    s.no_redo = '. does not repeat what was put into a secure field'
   else
     Did(s, Again)
   endif
@@ -944,7 +944,7 @@ enddef
 
 # o O J gJ: the form's lines are formd's.
 def NoLines(key: string)
-  Warn(key .. ': the lines of a form are its fields (no lines are added or joined)')
+  Warn(key .. ": a form's lines are its fields")
 enddef
 
 # Pasted text for a one-line field (as formd tui pastes it): without the line break that

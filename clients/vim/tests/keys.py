@@ -300,6 +300,15 @@ def case_otp():
     v.type("9x")
     expect_text("otp: a digit fills it", d, "d5", "9", v)
     check("otp: a letter is refused", d.fields()["d6"]["text"] == "", d.fields())
+    # At a person's pace, and a digit past the last box: with no focus left, the box under
+    # the cursor takes it and refuses it (full), saying so.
+    d.request("reset")
+    v.keys("Escape", "g", "g", "i")
+    press(v, ["~1234567"])
+    ok = wait(lambda: [f["text"] for f in d.fields().values()] == list("123456"))
+    check("otp: typed at a person's pace, the digits fill the boxes", ok, "%r\n%s" % (d.fields(), v.dump()))
+    v.expect("otp: a digit past the last box is refused, saying so",
+             lambda v: "Digit 6: change refused (maxLength)" in v.dump())
     v.close()
     d.stop()
 
@@ -566,10 +575,10 @@ def case_repeat_typing():
     v.type("pw")
     v.keys("Escape")
     expect_text("repeat typing: a count does not repeat a password", d, "password", "pw", v)
-    v.expect("repeat typing: and says so", lambda v: "masked" in v.line(ROWS - 1))
+    v.expect("repeat typing: and says so", lambda v: "a count does not repeat typing into a secure field" in v.dump())
     v.keys(".")
     v.expect("repeat typing: . does not repeat it either, and says so",
-             lambda v: "formd: . does not repeat typing into a masked field" in v.line(ROWS - 1))
+             lambda v: "formd: . does not repeat typing into a secure field" in v.line(ROWS - 1))
     check("repeat typing: the password is unchanged", d.text("password") == "pw", d.fields()["password"])
     v.close()
     d.stop()
@@ -606,6 +615,9 @@ def case_counts():
     v.expect("counts: a count over lines says an edit spans one field",
              lambda v: "an edit spans one field at a time" in v.line(ROWS - 1))
     check("counts: and Insert mode did not start", "-- INSERT --" not in v.dump(), v.dump())
+    v.keys("o")
+    v.expect("counts: o says a form's lines are its fields",
+             lambda v: "formd: o: a form's lines are its fields" in v.line(ROWS - 1))
     v.close()
     d.stop()
 
