@@ -12,6 +12,11 @@ import Synchronization
 /// the events still as records (`HeldOutput`), and this thread encodes, writes and frees
 /// them between reads, so the two cores share the work of a burst about evenly.
 ///
+/// What it has been handed and not yet written is counted (`PendingOutput`): past
+/// `--max-pending-output` the serving thread waits (`waitForRoom`), and this thread reads
+/// no further input until it has written enough, so a reader that stops reading stops the
+/// burst, not just its line count.
+///
 /// Only bursts are worth it: waking a sleeping thread costs tens of microseconds on a
 /// virtual machine, far more than one interactive request takes, so the serving thread
 /// reads single requests itself and starts a `BurstIO` only after a full block.
@@ -35,7 +40,8 @@ final class BurstIO: @unchecked Sendable {
     /// Output to write, in order; `.done` follows the last.
     private let jobs = Handoff<OutputJob>(capacity: Int.max)
     private enum OutputJob: Sendable {
-        case held(HeldOutput)
+        /// The output and its `PendingOutput` bytes.
+        case held(HeldOutput, bytes: Int)
         case done
     }
     private var out: OutputChannel
@@ -43,11 +49,13 @@ final class BurstIO: @unchecked Sendable {
     /// `OutputChannel.failure` of this thread's writes, 0 for none.
     private let failedWrite = Atomic<Int32>(0)
     private let flushThreshold: Int
+    private let pending: PendingOutput
 
     /// Starts reading `input`, which belongs to this thread until `finish`. `output` is
     /// only watched for a hang-up. Nil if no thread could be started.
     init?(input: InputLines, output: Int32, limits: SessionLimits, flushThreshold: Int, queueCapacity: Int = 4) {
         self.input = input
+        pending = PendingOutput(limit: limits.maxPendingOutput)
         self.output = output
         out = OutputChannel(fd: output)
         self.flushThreshold = flushThreshold
@@ -85,9 +93,19 @@ final class BurstIO: @unchecked Sendable {
         return e == 0 ? nil : e
     }
 
-    /// Hands over output to be written after any handed over before.
-    func handOver(_ held: HeldOutput) {
-        _ = jobs.put(.held(held))
+    /// Hands over output to be written after any handed over before; `bytes` is about what
+    /// it holds (`EventRecord.heldBytes` for its records).
+    func handOver(_ held: HeldOutput, bytes: Int) {
+        pending.add(bytes)
+        _ = jobs.put(.held(held, bytes: bytes))
+        // This thread may be waiting for room in the queue of blocks: it writes this first.
+        blocks.wakeProducer()
+    }
+
+    /// Returns once no more than `--max-pending-output` bytes handed over wait to be
+    /// written, or the output is gone, or formd is stopping.
+    func waitForRoom() {
+        pending.waitForRoom { outputClosed || Signals.terminationRequested }
     }
 
     /// An output written and emptied here, for the serving thread to hold the next in.
@@ -146,7 +164,8 @@ final class BurstIO: @unchecked Sendable {
     /// records out to write them would copy the whole list first. False for `.done`.
     private func perform(_ job: consuming OutputJob) -> Bool {
         switch consume job {
-        case .held(var held):
+        case .held(var held, let bytes):
+            defer { pending.remove(bytes) }
             guard !out.isClosed else { return true }
             held.write(to: &out, flushingAt: flushThreshold)
             flushOutput()
@@ -180,6 +199,10 @@ final class BurstIO: @unchecked Sendable {
         var reused: [DecodedLine] = []
         while true {
             guard writeHandedOver() else { return false }
+            // No input is read while too much output waits.
+            while pending.isOver {
+                guard let job = jobs.take(), perform(job) else { return false }
+            }
             var freed: [[DecodedLine]] = []
             spent.withLock { swap(&$0, &freed) }
             if var list = freed.popLast() {
@@ -224,7 +247,20 @@ final class BurstIO: @unchecked Sendable {
             }
             if case .more = after, lines.isEmpty { continue }
             lastCount = lines.count
-            guard blocks.put(DecodedBlock(lines: lines, after: after)), case .more = after else { return true }
+            let block = DecodedBlock(lines: lines, after: after)
+            // While the queue is full, output handed over meanwhile is written, or the
+            // serving thread could wait for it while this one waits for room.
+            while true {
+                switch blocks.offer(block, unless: { !jobs.isEmpty }) {
+                case .put: break
+                case .closed: return true
+                case .interrupted:
+                    guard writeHandedOver() else { return false }
+                    continue
+                }
+                break
+            }
+            guard case .more = after else { return true }
         }
     }
 }

@@ -54,6 +54,32 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
         return true
     }
 
+    /// What `offer` did with its item.
+    enum Offer { case put, closed, interrupted }
+
+    /// `put`, but while it waits for room it gives up (`.interrupted`, the item not put)
+    /// as soon as `interrupted()` holds; `wakeProducer` makes it look again.
+    func offer(_ item: Item, unless interrupted: () -> Bool) -> Offer {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        while items.count >= capacity && !closed {
+            if interrupted() { return .interrupted }
+            pthread_cond_wait(notFull, lock)
+        }
+        if closed { return .closed }
+        items.append(item)
+        count.store(items.count, ordering: .releasing)
+        pthread_cond_signal(notEmpty)
+        return .put
+    }
+
+    /// Wakes a producer waiting in `offer`, to look at its reason to stop waiting.
+    func wakeProducer() {
+        pthread_mutex_lock(lock)
+        pthread_cond_broadcast(notFull)
+        pthread_mutex_unlock(lock)
+    }
+
     /// The oldest item, waiting for one if there is none; nil once the queue is closed.
     func take() -> Item? {
         spinWhileEmpty()

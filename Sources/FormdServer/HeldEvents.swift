@@ -11,11 +11,14 @@ struct HeldEvents: EventSink {
 
     /// Events held so far.
     var count: Int { records.count }
+    /// About the bytes they take (`EventRecord.heldBytes`), for `--max-pending-output`.
+    private(set) var bytes = 0
 
     /// Drops what is held (output that could not be written), keeping the room.
     mutating func removeAll() {
         records.removeAll(keepingCapacity: true)
         marks.removeAll(keepingCapacity: true)
+        bytes = 0
     }
 
     /// Holds the events `client` gets, marked to go at the end of `w`. Those of a client
@@ -25,6 +28,7 @@ struct HeldEvents: EventSink {
         switch client.subscription.reach(name) {
         case .everything:
             marks.append(HeldOutput.Mark(offset: w.count, end: records.count, textSync: client.textSync, framing: client.framing))
+            bytes += records.heldBytes(from: start)
             return
         case .some:
             for i in start..<records.count { ClientEvents.write(records[i], all: false, for: client, to: &w) }
@@ -46,6 +50,7 @@ struct HeldEvents: EventSink {
         swap(&next.bytes, &w)
         swap(&next.records, &records)
         swap(&next.marks, &marks)
+        bytes = 0
         return next
     }
 }

@@ -6,6 +6,9 @@ public struct SessionLimits: Sendable {
     public var maxLineBytes = 1 << 20
     /// Bytes of output a batch may produce before its remaining requests are refused.
     public var maxLineOutput = 16 << 20
+    /// Bytes of stdio output that may wait to be written before formd stops reading input
+    /// until its reader has taken enough of it.
+    public var maxPendingOutput = 4 << 20
     /// Deepest accepted nesting of arrays and objects, at most `maxDepthCeiling`.
     public var maxDepth = JSONParser.defaultMaxDepth {
         didSet { maxDepth = min(maxDepth, SessionLimits.maxDepthCeiling) }

@@ -35,6 +35,9 @@ public struct StdioServer {
     /// Events held for the burst thread before they are handed over even mid-block,
     /// so a block of commands with many events does not pile up records.
     private let heldThreshold = 4096
+    /// Bytes of events held (`HeldEvents.bytes`) before they are handed over even mid-block,
+    /// so a few events with long texts do not pile up either.
+    private let heldBytesThreshold = 1 << 20
 
     public init(session: Session, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.session = session
@@ -143,7 +146,12 @@ public struct StdioServer {
             return
         }
         if let burst {
-            if output.pendingBytes > 0 || held.count > 0 { burst.handOver(held.take(&output.writer, reusing: burst.takeSpare())) }
+            if output.pendingBytes > 0 || held.count > 0 {
+                let bytes = output.pendingBytes + held.bytes
+                burst.handOver(held.take(&output.writer, reusing: burst.takeSpare()), bytes: bytes)
+            }
+            // Backpressure by bytes: no further line while too much output waits.
+            burst.waitForRoom()
         } else {
             output.flush()
         }
@@ -167,7 +175,7 @@ public struct StdioServer {
         } else {
             session.handle(consume line, into: &output.writer, holding: &held)
         }
-        if output.pendingBytes >= flushThreshold || held.count >= heldThreshold { flush() }
+        if output.pendingBytes >= flushThreshold || held.count >= heldThreshold || held.bytes >= heldBytesThreshold { flush() }
         if session.isShutDown { end(.shutdown) }
         if session.unreadableHeader != nil { end(.unreadableHeader) }
         if output.isClosed || burst?.outputClosed == true { end(.outputGone) }

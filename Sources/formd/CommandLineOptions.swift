@@ -101,6 +101,10 @@ enum CommandLineOptions {
                                   (default: \(e.maxPatternSize))
           --max-total-text <n>    Bytes of text and initial text in all fields. (default: \(e.maxTotalText))
           --max-line-output <n>   Bytes of answers one batch may produce. (default: \(s.maxLineOutput))
+          --max-pending-output <n>
+                                  Bytes of output that may wait for a slow reader of
+                                  stdout; past it formd reads no more input until the
+                                  reader catches up. (default: \(s.maxPendingOutput))
 
         EXAMPLE:
           echo '{"id":1,"method":"getState"}' | formd --form examples/login.json
@@ -167,6 +171,7 @@ enum CommandLineOptions {
             case "--max-pattern-size": o.engineLimits.maxPatternSize = try count(arg)
             case "--max-total-text": o.engineLimits.maxTotalText = try count(arg)
             case "--max-line-output": o.sessionLimits.maxLineOutput = try count(arg)
+            case "--max-pending-output": o.sessionLimits.maxPendingOutput = try count(arg)
             default:
                 throw UsageError(message: arg.hasPrefix("-") ? "unknown option '\(arg)'" : "unexpected argument '\(arg)'")
             }

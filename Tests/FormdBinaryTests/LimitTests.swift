@@ -155,7 +155,8 @@ final class LimitTests: XCTestCase {
     /// plus one), and nesting deep enough to overflow the stack cannot be allowed.
     func testExtremeLimitFlagsAreSafe() throws {
         let huge = String(Int.max)
-        for flag in ["--max-line-bytes", "--max-fields", "--max-forms", "--max-text-length", "--max-undo", "--max-total-text", "--max-line-output"] {
+        for flag in ["--max-line-bytes", "--max-fields", "--max-forms", "--max-text-length", "--max-undo", "--max-total-text", "--max-line-output",
+                     "--max-pending-output"] {
             let out = try FormdProcess.run([flag, huge], input: """
                 {"id":1,"method":"defineForm","params":{"fields":[{"id":"a"}]}}
                 {"id":2,"method":"setText","params":{"field":"a","text":"x"}}
