@@ -8,9 +8,9 @@ extension EventRecord {
         let fixed = 160
         switch event {
         case .textChanged(_, _, let length, _, _):
-            // The text's bytes, or the bullets of a masked one (3 bytes each): a character
-            // is 4 bytes or fewer but for long grapheme clusters.
-            return fixed + 4 * length
+            // A byte a character: exact for ASCII, and the length is at hand where the
+            // text's byte count is not (a masked field has no text in the event).
+            return fixed + length
         case .deletePressed(_, let textBefore):
             return fixed + textBefore.utf8.count
         case .formDefined(let s), .formReset(let s):
