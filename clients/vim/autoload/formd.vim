@@ -935,11 +935,35 @@ def ClearField()
   var f = s.model.fields[line('.') - 1]
   var n = len(render.Display(f))
   if n > 0
+    Yank(f, 0, n, 'l')
     Edit(s, f, 0, n, '')
   elseif !Focused(s, f.id)
     Request(s, 'demandFocus', {field: f.id, demand: 'become'})
   endif
   Did(s, (_) => ClearField())
+enddef
+
+# What a delete removes from a field that is not masked (bytes start..end of its display)
+# goes to the unnamed register, as in Vim; `type` 'l' for a whole field (dd, S, cc, yy).
+def Yank(f: dict<any>, start: number, end: number, type: string)
+  if !Masked(f) && end > start
+    setreg('"', strpart(render.Display(f), start, end - start), type)
+  endif
+enddef
+
+# yy and Y: the field's text (not its label) to the unnamed register; a masked field's
+# text is not Vim's to yank.
+def YankLine()
+  var s = Current()
+  if empty(s) || line('.') > len(s.model.fields)
+    return
+  endif
+  var f = s.model.fields[line('.') - 1]
+  if Masked(f)
+    Warn(render.Label(f) .. ': a masked field is not yanked')
+  else
+    Yank(f, 0, len(render.Display(f)), 'l')
+  endif
 enddef
 
 # o O J gJ: the form's lines are formd's.
@@ -1124,6 +1148,7 @@ def ApplyOperator(type: string)
     var start = min([max([c1 - 1 - plen, 0]), n])
     var end = min([max([c2 - 1 + len(last) - plen, 0]), n])
     if end > start
+      Yank(f, start, end, 'c')
       Edit(s, f, start, end, '')
     endif
   endif
@@ -1180,6 +1205,8 @@ def MapKeys()
   nnoremap <buffer> <silent> <nowait> r <ScriptCmd>ReplaceChar()<CR>
   nnoremap <buffer> <silent> <nowait> p <ScriptCmd>Put(true)<CR>
   nnoremap <buffer> <silent> <nowait> P <ScriptCmd>Put(false)<CR>
+  nnoremap <buffer> <silent> yy <ScriptCmd>YankLine()<CR>
+  nnoremap <buffer> <silent> <nowait> Y <ScriptCmd>YankLine()<CR>
   nnoremap <buffer> <silent> <nowait> <PasteStart> <ScriptCmd>TerminalPaste()<CR>
   inoremap <buffer> <silent> <nowait> <PasteStart> <ScriptCmd>TerminalPaste()<CR>
   # The form's lines are formd's: no new lines, no joins.
