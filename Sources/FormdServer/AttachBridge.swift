@@ -14,7 +14,13 @@ import FormdProtocol
 /// `Content-Length` framing, where an unfinished message is dropped), the socket's
 /// sending side is shut down, and the bridge keeps copying the daemon's output until the
 /// daemon closes the connection, which it does once everything is answered. The bridge
-/// also exits when the daemon closes first (`shutdown`, an overflow) or stdout is closed.
+/// also exits when the daemon closes first or stdout is closed.
+///
+/// A daemon that closes first says why in its last message (`AttachEnding`): a `shutdown`
+/// notification, the answer to a `shutdown` this client sent, or an `error` notification
+/// that ends the connection. A close after none of those is a lost daemon (killed, crashed),
+/// which the bridge reports and exits 1 for, so a client that sees only the end of its
+/// input can tell.
 public enum AttachBridge {
     /// Connects to the daemon at `path`.
     public static func connect(to path: String) throws(SocketError) -> Int32 {
@@ -40,9 +46,11 @@ public enum AttachBridge {
     }
 
     /// Copies both ways until the daemon closes the connection or stdout goes away.
-    /// Returns the exit status: 0, or 1 when the connection broke.
-    public static func run(socket fd: Int32, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) -> Int32 {
+    /// Returns the exit status: 0 when the conversation ended in order, or 1 (a message on
+    /// stderr naming `path`) when the connection was lost or the daemon ended it.
+    public static func run(socket fd: Int32, path: String, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        var ending = AttachEnding()
         UnixSocket.setNonBlocking(fd)
         var toDaemon: [UInt8] = []
         var sent = 0
@@ -66,17 +74,19 @@ public enum AttachBridge {
             // From the daemon to stdout.
             if fds[0].revents != 0 {
                 let n = read(fd, &buffer, buffer.count)
-                if n == 0 { return 0 }
                 if n > 0 {
+                    ending.received(buffer[0..<n])
                     if !writeAll(output, buffer, count: n) { return 0 }
-                } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
-                    return errno == ECONNRESET ? 0 : 1
+                } else if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                    // Closed (or reset: a daemon killed with input it had not read).
+                    return ending.status(inputEnded: halfClosed, path: path)
                 }
             }
             // From stdin to the daemon.
             if fds.count > 1 && fds[1].revents != 0 {
                 let n = read(input, &buffer, buffer.count)
                 if n > 0 {
+                    ending.sent(buffer[0..<n])
                     toDaemon.append(contentsOf: buffer[0..<n])
                     lastByte = buffer[n - 1]
                     if framing == nil {

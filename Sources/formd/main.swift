@@ -45,7 +45,7 @@ case .attach(let path):
     } catch {
         fail(error.message, status: 1)
     }
-    exit(AttachBridge.run(socket: fd))
+    exit(AttachBridge.run(socket: fd, path: path))
 case .help:
     print(CommandLineOptions.help)
 case .version:

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormdJSON
+
+/// Why the daemon behind `formd attach` closed the connection, told from what passed through
+/// the bridge without parsing it all: the last message the daemon wrote (kept as the tail of
+/// its output) and whether the client's input named `"shutdown"`.
+///
+/// In order: the daemon's last message is a `shutdown` notification (another client or a
+/// signal stopped it), or the answer `{}` to a `shutdown` this client sent, or the client's
+/// input had ended (the daemon closes once it has answered everything). An `error`
+/// notification without `line` ends the connection on purpose (an overflow, a refusal): exit
+/// 1 with its message. Anything else is a lost daemon: killed or crashed.
+struct AttachEnding {
+    /// Enough for any message that ends a connection (they are short); a longer last message
+    /// is a response or an event, which never does.
+    static let tailLimit = 4096
+    private static let shutdownName = Array(#""shutdown""#.utf8)
+
+    /// The last bytes the daemon wrote (at most 2 × `tailLimit`, at least `tailLimit` when it wrote that many).
+    private var tail: [UInt8] = []
+    /// Whether the daemon wrote more than `tail` holds.
+    private var trimmed = false
+    /// Whether the client's input named `"shutdown"` (as a method, presumably).
+    private var shutdownSent = false
+    /// The last bytes of the client's input, for a name split between two reads.
+    private var inputTail: [UInt8] = []
+
+    mutating func received(_ bytes: ArraySlice<UInt8>) {
+        tail.append(contentsOf: bytes.suffix(Self.tailLimit))
+        if tail.count > 2 * Self.tailLimit {
+            tail.removeFirst(tail.count - Self.tailLimit)
+            trimmed = true
+        } else if bytes.count > Self.tailLimit {
+            trimmed = true
+        }
+    }
+
+    mutating func sent(_ bytes: ArraySlice<UInt8>) {
+        guard !shutdownSent else { return }
+        let window = inputTail + bytes
+        let name = Self.shutdownName
+        shutdownSent = window.count >= name.count
+            && (0...(window.count - name.count)).contains { i in window[i..<(i + name.count)].elementsEqual(name) }
+        inputTail = Array(window.suffix(name.count - 1))
+    }
+
+    /// The exit status once the daemon closed the connection; says why on stderr when it is 1.
+    func status(inputEnded: Bool, path: String) -> Int32 {
+        let last = lastMessage()
+        if case .object(let message)? = last {
+            if message["method"]?.stringValue == "shutdown" { return 0 }
+            if message["method"]?.stringValue == "error", let params = message["params"]?.objectValue, params["line"] == nil {
+                let code = params["code"]?.numberValue?.intValue ?? 0
+                return fail("the daemon at \(path) ended the connection: \(code) \(params["message"]?.stringValue ?? "")")
+            }
+        }
+        if shutdownSent, let last, Self.answersShutdown(last) { return 0 }
+        if inputEnded { return 0 }
+        return fail("lost the daemon at \(path): it closed the connection without a shutdown (killed, or crashed?)")
+    }
+
+    /// Whether `message` holds an empty result, which is what `shutdown` answers (also
+    /// inside a batch's array of answers).
+    private static func answersShutdown(_ message: JSONValue) -> Bool {
+        switch message {
+        case .object(let o): o["result"] == .object(JSONObject())
+        case .array(let items): items.contains(where: answersShutdown)
+        default: false
+        }
+    }
+
+    /// The daemon's last message: the last NDJSON line, or the body after the last
+    /// `Content-Length` header (compact JSON holds no raw CR or LF, so neither can occur
+    /// inside a message); nil when it is longer than the tail or not JSON (cut short).
+    private func lastMessage() -> JSONValue? {
+        var end = tail.endIndex
+        let start: Int
+        if tail.last == UInt8(ascii: "\n") {
+            end -= 1
+            guard let newline = tail[..<end].lastIndex(of: UInt8(ascii: "\n")) else {
+                guard !trimmed else { return nil }
+                return parse(tail[..<end])
+            }
+            start = newline + 1
+        } else {
+            guard let newline = tail.lastIndex(of: UInt8(ascii: "\n")), newline >= 3,
+                  tail[(newline - 3)...newline].elementsEqual("\r\n\r\n".utf8) else { return nil }
+            start = newline + 1
+        }
+        return parse(tail[start..<end])
+    }
+
+    private func parse(_ bytes: ArraySlice<UInt8>) -> JSONValue? {
+        // As deep as anything a daemon writes (its --max-depth is at most 4096).
+        try? JSONParser.parse(Array(bytes), maxDepth: 4200)
+    }
+
+    private func fail(_ message: String) -> Int32 {
+        let text = Array("formd: \(message)\n".utf8)
+        _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        return 1
+    }
+}
