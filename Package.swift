@@ -24,7 +24,7 @@ let package = Package(
         // `--state`: the journal and snapshots that keep forms across restarts.
         .target(name: "FormdStore", dependencies: ["FormdJSON", "FormdCore", "FormdProtocol"]),
         // `formd call` and `formd wait`: a client of a running `formd --listen`, for scripts.
-        .target(name: "FormdClient", dependencies: ["FormdServer", "FormdJSON"]),
+        .target(name: "FormdClient", dependencies: ["FormdServer", "FormdProtocol", "FormdJSON"]),
         // `formd tui`: a terminal front end that renders the form from protocol events only.
         .target(name: "FormdTUI", dependencies: ["FormdClient", "FormdServer", "FormdProtocol", "FormdJSON"]),
         // Thin wiring: command line, signals, stdio.

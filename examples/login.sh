@@ -1,13 +1,13 @@
 #!/bin/sh
 # Asks for a login in the terminal with `formd tui` and uses the answers.
 #
-#   examples/login.sh            (formd on PATH, or FORMD=/path/to/formd)
+#   examples/login.sh            (formd on PATH, or FORMD_BIN=/path/to/formd)
 #
 # formd draws the form on /dev/tty, so $(…) captures only the values: one
 # NAME='value' line per field with --output env, ready for eval. Escape or Ctrl-C
 # cancels: nothing is printed and formd exits 1.
 set -u
-formd=${FORMD:-formd}
+formd=${FORMD_BIN:-formd}
 here=$(dirname "$0")
 
 if ! values=$("$formd" tui --output env --prefix login_ --title "Log in" "$here/login.json"); then

@@ -6,7 +6,7 @@ import FormdJSON
 /// `formd call`: one request to a running `formd --listen`, its result on stdout, and an
 /// exit status a script can test.
 public enum CallCommand {
-    public static let usage = "formd call [--socket <path>] [--form <name>] [--timeout <seconds>] <method> [<json-object> | <key>=<string> | <key>:=<json> ...]"
+    public static let usage = "formd call [--socket <path>] [--form <name>] [--timeout <seconds>] [--get <pointer>] <method> [<json-object> | <key>=<string> | <key>:=<json> ...]"
 
     static let help = """
     OVERVIEW: Send one request to a running 'formd --listen' and print its result.
@@ -36,6 +36,11 @@ public enum CallCommand {
                               (default: the daemon's "default" form).
       --timeout <seconds>     Give up when no response came within <seconds>
                               (default: wait as long as it takes).
+      --get <pointer>         Print only the value at <pointer> in the result, a
+                              JSON Pointer (RFC 6901: /firstResponder,
+                              /fields/0/text; ~1 is a '/' in a name): a string as
+                              its raw text (no quotes, no escapes), anything else
+                              as compact JSON; then a newline.
       -h, --help              Show this help.
 
     EXIT STATUS:
@@ -46,13 +51,15 @@ public enum CallCommand {
          "performed": false (editAction), "valid": false (validate, submit).
       2  a usage error, no daemon at the socket, or the daemon went away or did not
          answer in time (a message on stderr).
+      3  the result has nothing at the --get pointer (a message on stderr says what
+         is there); the request was carried out.
 
     EXAMPLES:
       formd --listen "$XDG_RUNTIME_DIR/formd.sock" --form examples/login.json &
       export FORMD_SOCKET=$XDG_RUNTIME_DIR/formd.sock
       formd call setText field=email text=ada@example.com     # {"applied":true}
       formd call demandFocus field=password demand=become     # {"outcome":"fulfilled"}
-      formd call getState | jq .firstResponder
+      formd call getState --get /firstResponder               # email
       if ! formd call validate >/dev/null; then echo "not valid yet"; fi
     """
 
@@ -61,12 +68,13 @@ public enum CallCommand {
         var method: String
         var params: JSONObject
         var timeout: Double?
+        var get: ValuePointer?
     }
 
     /// Parses the command line; nil when it asks for help.
     static func parse(_ args: [String]) throws(UsageError) -> Options? {
         var reader = ArgumentReader(args)
-        var socket: String? = nil, form: String? = nil, timeout: Double? = nil
+        var socket: String? = nil, form: String? = nil, timeout: Double? = nil, get: ValuePointer? = nil
         var operands: [String] = []
         while let item = reader.next() {
             switch item {
@@ -75,6 +83,7 @@ public enum CallCommand {
             case .option("--socket"): socket = try reader.value(for: "--socket")
             case .option("--form"): form = try reader.value(for: "--form")
             case .option("--timeout"): timeout = try ClientOptions.seconds(reader.value(for: "--timeout"), flag: "--timeout")
+            case .option("--get"): get = try ValuePointer(reader.value(for: "--get"))
             case .option(let o): throw ClientOptions.unknown(o)
             }
         }
@@ -84,7 +93,7 @@ public enum CallCommand {
             guard params["form"] == nil else { throw UsageError("the form is given twice: by --form and in the params") }
             params.append("form", .string(form))
         }
-        return Options(socket: try ClientOptions.socket(socket), method: method, params: params, timeout: timeout)
+        return Options(socket: try ClientOptions.socket(socket), method: method, params: params, timeout: timeout, get: get)
     }
 
     /// Runs `formd call ARGS`; returns the exit status.
@@ -104,8 +113,8 @@ public enum CallCommand {
         }
         switch Exchange.response(on: connection, until: deadline) {
         case .result(let result):
-            Console.write(STDOUT_FILENO, DaemonMessage.compactLine(.object(result)))
-            return didNotHappen(method: options.method, result: result) ? 1 : 0
+            let status: Int32 = didNotHappen(method: options.method, result: result) ? 1 : 0
+            return Console.print(.object(result), at: options.get) ? status : 3
         case .error(let code, let message):
             Console.error("\(code) \(message)")
             return 1

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormdJSON
 
 /// A mistake on the command line of `formd call` or `formd wait`; the message says what to do.
 public struct UsageError: Error {
@@ -96,6 +97,23 @@ public enum Console {
                 offset += n
             }
             return true
+        }
+    }
+
+    /// `value` as compact JSON on stdout, or (`--get`) the value at the pointer; false (a
+    /// message on stderr, nothing on stdout) when there is none.
+    static func print(_ value: JSONValue, at pointer: ValuePointer?) -> Bool {
+        guard let pointer else {
+            write(STDOUT_FILENO, DaemonMessage.compactLine(value))
+            return true
+        }
+        switch pointer.lookUp(in: value) {
+        case .success(let picked):
+            write(STDOUT_FILENO, ValuePointer.output(picked))
+            return true
+        case .failure(let missing):
+            error(missing.message)
+            return false
         }
     }
 

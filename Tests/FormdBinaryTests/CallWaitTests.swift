@@ -16,14 +16,14 @@ final class CallWaitTests: XCTestCase {
         let process = Process()
         private let out = Pipe(), err = Pipe()
 
-        init(_ args: [String], socket: String?) throws {
+        init(_ args: [String], socket: String?, stdin: FileHandle = FileHandle.nullDevice) throws {
             process.executableURL = FormdProcess.binary
             process.arguments = args
             process.currentDirectoryURL = FormdProcess.packageRoot
             var env = ProcessInfo.processInfo.environment
             env["FORMD_SOCKET"] = socket
             process.environment = env
-            process.standardInput = FileHandle.nullDevice
+            process.standardInput = stdin
             process.standardOutput = out
             process.standardError = err
             try process.run()
@@ -167,13 +167,13 @@ final class CallWaitTests: XCTestCase {
     func testUsageErrorsExitTwoAndSayWhatToDo() throws {
         let cases: [([String], String)] = [
             (["call"], "missing the method"),
-            (["call", "setText", "field"], "expected KEY=STRING, KEY:=JSON or one JSON object, got 'field'"),
-            (["call", "setText", "n:=nope"], "the value of 'n:=' is not JSON"),
-            (["call", "setText", "{\"field\":"], "the params are not JSON"),
-            (["call", "setText", "[1]"], "expected KEY=STRING"),
-            (["call", "setText", "=x"], "has no key before the '='"),
+            (["call", "setText", "field"], "'field': no '=' in it, so it is neither a param nor a JSON object; write <key>=<string>"),
+            (["call", "setText", "n:=nope"], "'n:=nope': the value after ':=' is not JSON"),
+            (["call", "setText", "{\"field\":"], "the params '{\"field\":' are not JSON"),
+            (["call", "setText", "[1]"], "the params are a JSON object, not an array"),
+            (["call", "setText", "=x"], "'=x' has no key before '='"),
             (["call", "setText", "a=1", "a=2"], "the param 'a' is given twice"),
-            (["call", "setText", "{}", "a=1"], "either as one JSON object or as KEY=STRING"),
+            (["call", "setText", "{}", "a=1"], "either as one JSON object or as <key>=<string>"),
             (["call", "--form", "f", "getState", "form=g"], "the form is given twice"),
             (["call", "--colour", "getState"], "unknown option '--colour'"),
             (["call", "getState", "--timeout", "soon"], "'--timeout' takes a number of seconds"),
@@ -253,7 +253,11 @@ final class CallWaitTests: XCTestCase {
     /// Runs `formd wait ARGS` while `cause` runs again and again (every 20 ms) until the
     /// wait has exited, so the event cannot happen before the wait has subscribed.
     private func wait(_ args: [String], causing cause: () throws -> Void) throws -> Run {
-        let waiting = try Command(["wait"] + args, socket: daemon.socket)
+        try Self.wait(args, socket: daemon.socket, causing: cause)
+    }
+
+    static func wait(_ args: [String], socket: String, causing cause: () throws -> Void) throws -> Run {
+        let waiting = try Command(["wait"] + args, socket: socket)
         let deadline = Date().addingTimeInterval(10)
         while waiting.process.isRunning && Date() < deadline {
             try cause()
