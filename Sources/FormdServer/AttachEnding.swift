@@ -39,11 +39,27 @@ struct AttachEnding {
 
     mutating func sent(_ bytes: ArraySlice<UInt8>) {
         guard !shutdownSent else { return }
-        let window = inputTail + bytes
         let name = Self.shutdownName
-        shutdownSent = window.count >= name.count
-            && (0...(window.count - name.count)).contains { i in window[i..<(i + name.count)].elementsEqual(name) }
-        inputTail = Array(window.suffix(name.count - 1))
+        // The name within this read, or across the seam with the one before.
+        shutdownSent = Self.find(name, in: inputTail + bytes.prefix(name.count - 1)) || Self.find(name, in: bytes)
+        inputTail = Array((inputTail + bytes.suffix(name.count - 1)).suffix(name.count - 1))
+    }
+
+    /// Whether `needle` occurs in `haystack` (memchr for its first byte, then memcmp).
+    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        return haystack.withUnsafeBytes { h in
+            needle.withUnsafeBytes { n in
+                let base = h.baseAddress!
+                var from = 0
+                let last = h.count - n.count
+                while from <= last, let hit = memchr(base + from, Int32(n[0]), last - from + 1) {
+                    if memcmp(hit, n.baseAddress!, n.count) == 0 { return true }
+                    from = base.distance(to: UnsafeRawPointer(hit)) + 1
+                }
+                return false
+            }
+        }
     }
 
     /// The exit status once the daemon closed the connection; says why on stderr when it is 1.

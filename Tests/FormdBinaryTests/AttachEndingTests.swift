@@ -60,6 +60,18 @@ final class AttachEndingTests: XCTestCase {
         }
     }
 
+    /// The method's name split between two reads of the bridge.
+    func testAShutdownSplitBetweenReadsIsSeen() throws {
+        let daemon = try ListenDaemon()
+        let client = try attach(daemon)
+        client.writeBytes(Data(#"{"jsonrpc":"2.0","id":1,"method":"shut"#.utf8))
+        usleep(200_000)
+        client.writeBytes(Data(#"down"}"#.utf8 + [10]))
+        let (status, stderr) = exitAndStderr(client)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(stderr, "")
+    }
+
     func testAnotherClientsShutdownOrASignalEndsInOrder() throws {
         for how in ["shutdown", "SIGTERM"] {
             let daemon = try ListenDaemon()
