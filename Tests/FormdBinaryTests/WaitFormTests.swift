@@ -59,8 +59,10 @@ final class WaitFormTests: XCTestCase {
 
     /// The event that comes while the form is being checked still counts.
     func testAnEventDuringTheCheckCounts() throws {
+        var n = 0
         let run = try wait(["--form", "default", "--field", "email", "textChanged"]) {
-            try formd("call", "setText", "field=email", "text=x")
+            n += 1
+            try formd("call", "setText", "field=email", "text=x\(n)")
         }
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("\"field\":\"email\""), run.stdout)
