@@ -80,10 +80,10 @@ public enum CallCommand {
             switch item {
             case .operand(let v): operands.append(v)
             case .option("-h"), .option("--help"): return nil
-            case .option("--socket"): socket = try reader.value(for: "--socket")
-            case .option("--form"): form = try reader.value(for: "--form")
-            case .option("--timeout"): timeout = try ClientOptions.seconds(reader.value(for: "--timeout"), flag: "--timeout")
-            case .option("--get"): get = try ValuePointer(reader.value(for: "--get"))
+            case .option("--socket"): socket = try reader.value(for: "--socket", once: socket)
+            case .option("--form"): form = try reader.value(for: "--form", once: form)
+            case .option("--timeout"): timeout = try ClientOptions.seconds(reader.value(for: "--timeout", once: timeout), flag: "--timeout")
+            case .option("--get"): get = try ValuePointer(reader.value(for: "--get", once: get))
             case .option(let o): throw ClientOptions.unknown(o)
             }
         }

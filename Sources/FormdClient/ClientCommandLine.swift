@@ -54,6 +54,12 @@ struct ArgumentReader {
         return args[i - 1]
     }
 
+    /// The value of an option that may be given once; `previous` is what an earlier one gave.
+    mutating func value<T>(for flag: String, once previous: T?) throws(UsageError) -> String {
+        guard previous == nil else { throw UsageError("'\(flag)' is given twice; give it once") }
+        return try value(for: flag)
+    }
+
     /// Throws if an option that takes no value was written `--flag=value`.
     mutating func noValue(for flag: String) throws(UsageError) {
         if inlineValue != nil { throw UsageError("'\(flag)' takes no value") }

@@ -80,14 +80,14 @@ public enum WaitCommand {
             switch item {
             case .operand(let v): o.events.append(v)
             case .option("-h"), .option("--help"): return nil
-            case .option("--socket"): socket = try reader.value(for: "--socket")
+            case .option("--socket"): socket = try reader.value(for: "--socket", once: socket)
             case .option("--form"): o.forms.append(try reader.value(for: "--form"))
             case .option("--field"): o.fields.append(try reader.value(for: "--field"))
-            case .option("--timeout"): o.timeout = try ClientOptions.seconds(reader.value(for: "--timeout"), flag: "--timeout")
+            case .option("--timeout"): o.timeout = try ClientOptions.seconds(reader.value(for: "--timeout", once: o.timeout), flag: "--timeout")
             case .option("--allow-missing-form"):
                 try reader.noValue(for: "--allow-missing-form")
                 o.allowMissingForm = true
-            case .option("--get"): o.get = try ValuePointer(reader.value(for: "--get"))
+            case .option("--get"): o.get = try ValuePointer(reader.value(for: "--get", once: o.get))
             case .option(let option): throw ClientOptions.unknown(option)
             }
         }

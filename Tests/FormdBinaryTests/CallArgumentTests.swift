@@ -68,6 +68,22 @@ final class CallArgumentTests: XCTestCase {
         XCTAssertEqual(try seq(), 0, "nothing reached the daemon")
     }
 
+    /// An option that takes one value, given twice, was taken silently (the last won).
+    func testAnOptionGivenTwiceIsAnError() throws {
+        for args in [["call", "--form", "a", "getState", "--form", "b"],
+                     ["call", "--socket", daemon.socket, "--socket=\(daemon.socket)", "getState"],
+                     ["call", "--timeout", "1", "--timeout", "2", "getState"],
+                     ["call", "--get", "/a", "--get", "/b", "getState"],
+                     ["wait", "--timeout", "1", "--timeout", "2", "submitted"],
+                     ["wait", "--get", "/a", "--get", "/b", "submitted"]] {
+            let run = try formd(args)
+            XCTAssertEqual(run.status, 2, "\(args)")
+            XCTAssertTrue(run.stderr.hasPrefix("formd: '\(args[1].prefix { $0 != "=" })' is given twice; give it once\n"), "\(args): \(run.stderr)")
+        }
+        XCTAssertEqual(try formd(["wait", "--form", "default", "--form", "default", "--timeout", "0.1", "submitted"]).status, 1,
+                       "formd wait takes several --form")
+    }
+
     /// What the messages suggest works.
     func testWhatTheMessagesSuggestWorks() throws {
         XCTAssertEqual(try formd(["call", "setText", "field=email", "text=ada"]).status, 0)
