@@ -16,8 +16,8 @@
 // - a line `Envelope(plainRequest:)` decodes without a value tree, or
 //   `Envelope(keystroke:)` without a parser, decodes the same through `JSONParser`
 //   and `Envelope(_:)`;
-// - the engine limits hold (forms, fields per form, characters per field, bytes of text in
-//   all forms), and, on every
+// - the engine limits hold (forms, fields per form and in all forms, characters per field,
+//   bytes of text in all forms, what the undo histories of all fields cost), and, on every
 //   16th input, each field's kept length and caret offsets agree with a recount.
 //
 // The engine runs with small limits so state stays bounded over a long run; the session
@@ -42,7 +42,8 @@ enum Fuzz {
         // Small enough that a batch of a few getStates passes it.
         limits.maxLineOutput = maxLineOutput
         let engine = FormEngine(limits: EngineLimits(maxUndoSteps: 16, maxFields: maxFields, maxForms: maxForms, maxTextLength: maxTextLength,
-                                                     maxTotalText: maxTotalText))
+                                                     maxTotalText: maxTotalText, maxUndoText: maxUndoText,
+                                                     maxTotalFields: maxTotalFields))
         return Session(engine: engine, limits: limits)
     }
 
@@ -51,12 +52,17 @@ enum Fuzz {
     /// Below what the other limits allow (6 × 48 fields × 2 × 1024 characters), so the
     /// text budget is what refuses texts, presets given to many fields, undo and reset.
     static let maxTotalText = 16_384
+    /// Below what 16 steps of every field could hold, so old steps are dropped across the
+    /// daemon; and fewer fields in all than 6 forms of 48 could have.
+    static let maxUndoText = 4096, maxTotalFields = 100
     static let maxLineOutput = 8192
 
     static func checkEngine(recount: Bool, _ input: UnsafeRawBufferPointer) {
         let engine = session.engine
         if engine.forms.count > maxForms { fail("\(engine.forms.count) forms", input) }
         if engine.heldTextBytes > maxTotalText { fail("the forms hold \(engine.heldTextBytes) bytes of text", input) }
+        if engine.heldHistoryBytes > maxUndoText { fail("the undo histories cost \(engine.heldHistoryBytes) bytes", input) }
+        if engine.fieldCount > maxTotalFields { fail("the forms hold \(engine.fieldCount) fields", input) }
         for (name, form) in engine.forms {
             if form.fields.count > maxFields { fail("form \(name) has \(form.fields.count) fields", input) }
             if let r = form.responder, !form.fields.indices.contains(r) { fail("form \(name): responder \(r) out of range", input) }

@@ -4,8 +4,14 @@
 /// before it, so undo puts back both text and selection. Consecutive typing coalesces
 /// into one step, and so does a run of Backspaces, as in a native text field; anything
 /// else (a caret move, a paste, `setText`) ends the run.
+///
+/// The history keeps `bytes`, what its live steps cost against the text budget
+/// (`HistoryBudget.swift`), and the change in it not yet reported to the engine.
 struct EditHistory: Equatable, Sendable {
     enum Kind: Equatable, Sendable { case typing, deleting, other }
+
+    /// What a step costs beyond its text: the step itself, held in an array.
+    static let stepOverhead = 64
 
     struct Step: Equatable, Sendable {
         var kind: Kind
@@ -14,17 +20,51 @@ struct EditHistory: Equatable, Sendable {
         var inserted: String
         var anchorBeforeUTF8: Int
         var headBeforeUTF8: Int
+        /// When the step was last made or grown, on the engine's history clock: the
+        /// budget drops the oldest steps first. Bookkeeping, not part of the step's value.
+        var serial = 0
+
+        init(kind: Kind, startUTF8: Int, removed: String, inserted: String, anchorBeforeUTF8: Int, headBeforeUTF8: Int) {
+            self.kind = kind
+            self.startUTF8 = startUTF8
+            self.removed = removed
+            self.inserted = inserted
+            self.anchorBeforeUTF8 = anchorBeforeUTF8
+            self.headBeforeUTF8 = headBeforeUTF8
+        }
+
+        static func == (a: Step, b: Step) -> Bool {
+            a.kind == b.kind && a.startUTF8 == b.startUTF8 && a.removed == b.removed && a.inserted == b.inserted
+                && a.anchorBeforeUTF8 == b.anchorBeforeUTF8 && a.headBeforeUTF8 == b.headBeforeUTF8
+        }
+
+        /// Bytes the step holds against the text budget.
+        var cost: Int { removed.utf8.count + inserted.utf8.count + EditHistory.stepOverhead }
+
+        /// Lets go of the step's text once it can no longer be undone.
+        mutating func release() {
+            removed = ""
+            inserted = ""
+        }
     }
 
     /// The steps that can be undone, oldest first, are `undoSteps[undoStart...]`: the ones
-    /// before `undoStart` fell past `limit` and are removed in bulk once they outnumber the
-    /// live ones, so a field with a full history pays O(1) per step, not a shift of `limit`.
+    /// before `undoStart` fell past `limit` (their text already released) and are removed
+    /// in bulk once they outnumber the live ones, so a field with a full history pays
+    /// O(1) per step, not a shift of `limit`.
     private var undoSteps: [Step] = []
     private var undoStart = 0
+    /// Undone steps, the next to redo last: their serials fall towards the top.
     private var redoStack: [Step] = []
     /// False after anything that ends a typing or deleting run.
     private var open = false
     let limit: Int
+    /// The cost of every live step, undo and redo.
+    private(set) var bytes = 0
+    /// The change in `bytes` since `settle` last reported it.
+    private var unsettled = 0
+    /// The last undo step was made or grown since `settle` last stamped it.
+    private var grown = false
 
     init(limit: Int) { self.limit = limit }
 
@@ -35,7 +75,8 @@ struct EditHistory: Equatable, Sendable {
 
     /// Takes the step (`consuming`) to store it without a copy.
     mutating func record(_ step: consuming Step) {
-        redoStack.removeAll()
+        clearRedo()
+        grown = true
         // Grow the last step in place: holding a copy of it would make every keystroke
         // copy the whole typed run.
         let n = undoSteps.count - 1
@@ -43,23 +84,22 @@ struct EditHistory: Equatable, Sendable {
             if step.kind == .typing && step.removed.isEmpty
                 && step.startUTF8 == undoSteps[n].startUTF8 + undoSteps[n].inserted.utf8.count {
                 undoSteps[n].inserted += step.inserted
+                account(step.inserted.utf8.count)
                 return
             }
             if step.kind == .deleting && step.inserted.isEmpty
                 && step.startUTF8 + step.removed.utf8.count == undoSteps[n].startUTF8 {
                 undoSteps[n].removed.insert(contentsOf: step.removed, at: undoSteps[n].removed.startIndex)
                 undoSteps[n].startUTF8 = step.startUTF8
+                account(step.removed.utf8.count)
                 return
             }
         }
         let kind = step.kind
+        account(step.cost)
         undoSteps.append(step)
         let live = undoSteps.count - undoStart
-        if live > limit { undoStart += live - limit }
-        if undoStart > undoSteps.count - undoStart {
-            undoSteps.removeFirst(undoStart)
-            undoStart = 0
-        }
+        if live > limit { dropOldest(live - limit) }
         open = kind != .other
     }
 
@@ -90,9 +130,65 @@ struct EditHistory: Equatable, Sendable {
     }
 
     mutating func clear() {
+        account(-bytes)
         undoSteps.removeAll()
         undoStart = 0
         redoStack.removeAll()
         open = false
+    }
+
+    /// Reports the change in `bytes` since the last call, stamping the last undo step
+    /// with `clock` if it was made or grown since.
+    mutating func settle(clock: Int) -> Int {
+        if grown {
+            grown = false
+            if undoSteps.count > undoStart { undoSteps[undoSteps.count - 1].serial = clock }
+        }
+        defer { unsettled = 0 }
+        return unsettled
+    }
+
+    /// Calls `body` with the serial and cost of every live step.
+    func forEachStep(_ body: (_ serial: Int, _ cost: Int) -> Void) {
+        for step in undoSteps[undoStart...] { body(step.serial, step.cost) }
+        for step in redoStack { body(step.serial, step.cost) }
+    }
+
+    /// Drops every step stamped before `serial`, and the whole redo stack if one of its
+    /// steps was (a redo step cannot be made without the ones above it). Returns the
+    /// bytes freed; they are already settled.
+    mutating func drop(before serial: Int) -> Int {
+        let before = bytes
+        if let next = redoStack.last, next.serial < serial { clearRedo() }
+        var count = 0
+        while undoStart + count < undoSteps.count && undoSteps[undoStart + count].serial < serial { count += 1 }
+        dropOldest(count)
+        if undoSteps.count == undoStart { open = false }
+        unsettled += before - bytes
+        return before - bytes
+    }
+
+    /// Drops the `count` oldest undo steps.
+    private mutating func dropOldest(_ count: Int) {
+        for i in undoStart..<undoStart + count {
+            account(-undoSteps[i].cost)
+            undoSteps[i].release()
+        }
+        undoStart += count
+        if undoStart > undoSteps.count - undoStart {
+            undoSteps.removeFirst(undoStart)
+            undoStart = 0
+        }
+    }
+
+    private mutating func clearRedo() {
+        if redoStack.isEmpty { return }
+        for step in redoStack { account(-step.cost) }
+        redoStack.removeAll()
+    }
+
+    private mutating func account(_ change: Int) {
+        bytes += change
+        unsettled += change
     }
 }

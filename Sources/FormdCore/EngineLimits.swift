@@ -14,14 +14,22 @@ public struct EngineLimits: Equatable, Sendable {
     /// UTF-8 bytes of text in all forms together: every field's text and its initial text,
     /// so a preset's text counts once per field that gets it.
     public var maxTotalText: Int
+    /// Bytes the undo and redo steps of all fields cost together (`HistoryBudget.swift`):
+    /// never a refusal, the oldest steps are dropped first.
+    public var maxUndoText: Int
+    /// Fields in all forms together.
+    public var maxTotalFields: Int
 
     public init(maxUndoSteps: Int = 100, maxFields: Int = 100_000, maxForms: Int = 1_000, maxTextLength: Int = 1_000_000,
-                maxPatternSize: Int = 10_000, maxTotalText: Int = 64 << 20) {
+                maxPatternSize: Int = 10_000, maxTotalText: Int = 64 << 20, maxUndoText: Int = 16 << 20,
+                maxTotalFields: Int = 1_000_000) {
         self.maxUndoSteps = maxUndoSteps
         self.maxFields = maxFields
         self.maxForms = maxForms
         self.maxTextLength = maxTextLength
         self.maxPatternSize = maxPatternSize
         self.maxTotalText = maxTotalText
+        self.maxUndoText = maxUndoText
+        self.maxTotalFields = maxTotalFields
     }
 }

@@ -20,6 +20,8 @@ public struct Form: Equatable, Sendable {
     var encoding = PositionEncoding.character
     /// Events emitted by the command being carried out; drained by the engine.
     var outbox: [EventRecord] = []
+    /// What the command being carried out changed in undo histories (`HistoryBudget.swift`).
+    var historyTally = HistoryTally()
 
     public init(name: String, limits: EngineLimits = EngineLimits()) {
         self.name = name

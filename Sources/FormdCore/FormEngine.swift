@@ -18,6 +18,8 @@ public struct FormEngine: Equatable, Sendable {
     public let limits: EngineLimits
     /// At least the bytes of text all forms hold (`TextBudget.swift`); exact after a recount.
     var heldTextBound = 0
+    /// What undo histories cost, and the clock their steps are stamped with (`HistoryBudget.swift`).
+    var historyLedger = HistoryLedger()
 
     public static func == (a: FormEngine, b: FormEngine) -> Bool {
         a.storage == b.storage && a.limits == b.limits
@@ -41,6 +43,7 @@ public struct FormEngine: Equatable, Sendable {
     /// `spec(i)` gives field i; a form file decodes each as it is needed.
     public mutating func load(count: Int, presets: [String: FieldOptions], into name: String = FormEngine.defaultForm,
                               spec: (Int) throws(FormError) -> FieldSpec) throws(FormError) {
+        try checkTotalFields(count, in: name)
         var form = self.form(name) ?? Form(name: name, limits: limits)
         try form.define(count: count, presets: presets, announce: false, spec: spec)
         install(form)
@@ -63,6 +66,7 @@ public struct FormEngine: Equatable, Sendable {
     public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
                                  encoding: PositionEncoding = .character,
                                  events: inout [EventRecord]) throws(FormError) -> CommandResult {
+        try admitFields(command, on: formName)
         let growth = try admitText(command, on: formName)
         let result = try performAdmitted(command, on: formName, encoding: encoding, events: &events)
         heldTextBound += growth
@@ -81,7 +85,10 @@ public struct FormEngine: Equatable, Sendable {
             storage.append(form)
             return result
         }
-        return try storage[i].perform(command, encoding: encoding, events: &events)
+        startHistory(of: i)
+        let result = try storage[i].perform(command, encoding: encoding, events: &events)
+        settleHistory(of: i)
+        return result
     }
 
     mutating func formIndex(_ name: String) -> Int? {

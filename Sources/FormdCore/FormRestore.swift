@@ -91,9 +91,21 @@ extension Field {
 
 extension FormEngine {
     /// An engine holding exactly the saved forms (and an empty default form if they
-    /// have none). Undo histories start empty.
+    /// have none). Undo histories start empty. Saved state over `maxForms`, `maxFields`
+    /// or `maxTotalFields` (a daemon restarted with lower limits) fails, counted before
+    /// any field is built.
     public init(limits: EngineLimits = EngineLimits(), restoring saved: [PersistedForm]) throws(FormError) {
         self.init(limits: limits)
+        let forms = saved.count + (saved.contains { $0.name == FormEngine.defaultForm } ? 0 : 1)
+        if let last = saved.last, forms > limits.maxForms {
+            try limits.checkNewForm(existing: limits.maxForms, name: last.name)
+        }
+        var total = 0
+        for p in saved {
+            try limits.checkFields(p.fields.count, form: p.name)
+            total += p.fields.count
+            try limits.checkTotalFields(total, form: p.name)
+        }
         var names = Set<String>()
         for p in saved {
             guard names.insert(p.name).inserted else { throw .invalidParams("form \(quoted(p.name)) is saved twice") }

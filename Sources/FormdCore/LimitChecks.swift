@@ -17,6 +17,13 @@ extension EngineLimits {
         }
     }
 
+    /// The daemon would hold `count` fields in all forms once form `form` has its new ones.
+    func checkTotalFields(_ count: Int, form: String) throws(FormError) {
+        if count > maxTotalFields {
+            throw .limitExceeded(limit: "maxTotalFields", message: "limit maxTotalFields exceeded: with form \(quoted(form)) the daemon would hold \(count) fields, at most \(maxTotalFields) in all forms (raise it with --max-total-fields)")
+        }
+    }
+
     /// Field `field` would hold `length` characters.
     func checkTextLength(_ length: Int, field: String) throws(FormError) {
         if length > maxTextLength {
@@ -43,6 +50,34 @@ extension EngineLimits {
     /// A new or reconfigured field's initial text (what it starts with and resets to).
     func checkInitialText(of field: Field) throws(FormError) {
         try checkText(field.initialText, field: field.id)
+    }
+}
+
+extension FormEngine {
+    /// Fields in all forms.
+    public var fieldCount: Int { storage.reduce(0) { $0 + $1.fields.count } }
+
+    /// `maxTotalFields` for form `name` holding `count` fields in place of those it has,
+    /// checked before any of them is built.
+    mutating func checkTotalFields(_ count: Int, in name: String) throws(FormError) {
+        let existing = formIndex(name).map { storage[$0].fields.count } ?? 0
+        try limits.checkTotalFields(fieldCount - existing + count, form: name)
+    }
+
+    /// `maxTotalFields` for a command that adds fields: `defineForm` first of all, as
+    /// `maxFields`; `addField` once its id and `after` are found good, as `maxFields`.
+    @inline(__always)
+    mutating func admitFields(_ command: FormCommand, on formName: String) throws(FormError) {
+        switch command {
+        case .defineForm(let specs, _):
+            try checkTotalFields(specs.count, in: formName)
+        case .addField(let spec, let after):
+            guard let f = formIndex(formName), (try? storage[f].index(of: spec.id)) == nil,
+                  after.map({ (try? storage[f].index(of: $0)) != nil }) ?? true else { return }
+            try checkTotalFields(storage[f].fields.count + 1, in: formName)
+        default:
+            return
+        }
     }
 }
 

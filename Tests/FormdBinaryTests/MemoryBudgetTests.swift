@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+
+/// `--max-undo-text` and `--max-total-fields` through the real binary: undo history is
+/// bounded across the daemon without refusing edits, and fields are counted across forms,
+/// in commands, form files and restored state alike.
+final class MemoryBudgetTests: XCTestCase {
+    /// Alternating `setText` of two large texts made every field keep 100 of them in undo
+    /// history, outside `--max-total-text`: 2 fields, 50 texts of 100 KB each grew the
+    /// release binary by 10 MB (3 fields, 100 texts of 1 MB: 307 MB). Now the history
+    /// stays within its budget, here 1 MB.
+    func testUndoHistoryStaysWithinItsBudget() throws {
+        let formd = try SpawnedFormd(["--max-undo-text", "1000000"])
+        formd.send(#"{"method":"unsubscribe","params":{"events":["textChanged"]}}"# + "\n")
+        formd.send(#"{"id":1,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"}]}}"# + "\n")
+        XCTAssertTrue(try XCTUnwrap(formd.readLine()).contains("formDefined"))
+        XCTAssertEqual(formd.readLine(), #"{"jsonrpc":"2.0","id":1,"result":{}}"#)
+        let texts = ["x", "y"].map { String(repeating: $0, count: 100_000) }
+        func setTexts(_ count: Int, id: Int) throws {
+            var lines = ""
+            for field in ["a", "b"] {
+                for i in 0..<count { lines += #"{"method":"setText","params":{"field":"\#(field)","text":"\#(texts[i % 2])"}}"# + "\n" }
+            }
+            let group = formd.sendInBackground(Array((lines + #"{"id":\#(id),"method":"validate"}"# + "\n").utf8))
+            XCTAssertEqual(formd.readLine(timeout: 120), #"{"jsonrpc":"2.0","id":\#(id),"result":{"valid":true,"errors":[]}}"#)
+            XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        }
+        try setTexts(4, id: 2)
+        let before = try XCTUnwrap(formd.peakRSSKiB)
+        try setTexts(50, id: 3)
+        let after = try XCTUnwrap(formd.peakRSSKiB)
+        XCTAssertLessThan(after - before, 4 * 1024, "10 MB of texts through undo history: peak RSS \(before) KiB, then \(after) KiB")
+        formd.closeStdin()
+        XCTAssertEqual(WaitStatus.exitCode(try XCTUnwrap(formd.waitForExit())), 0)
+    }
+
+    /// A step costs what it removed and inserted plus 64 bytes; past the budget the oldest
+    /// steps go until the history costs 7/8 of it, and no edit is refused.
+    func testTheOldestStepsGoAndNoEditIsRefused() throws {
+        let texts = ["w", "x", "y", "z"].map { String(repeating: $0, count: 1000) }
+        // 1064, then 2064 a step: the third step passes 5000 and the first goes (4128 left),
+        // the fourth passes it again and the second goes. Two steps can be undone.
+        var lines = [#"{"id":0,"method":"defineForm","params":{"fields":[{"id":"a"}]}}"#]
+        for (i, t) in texts.enumerated() { lines.append(#"{"id":\#(i + 1),"method":"setText","params":{"field":"a","text":"\#(t)"}}"#) }
+        for i in 5...7 { lines.append(#"{"id":\#(i),"method":"undo","params":{"field":"a"}}"#) }
+        lines.append(#"{"id":8,"method":"getState"}"#)
+        let out = try FormdProcess.run(["--max-undo-text", "5000"], input: lines.map { $0 + "\n" }.joined())
+        XCTAssertEqual(out.status, 0, out.stderr)
+        let answers = Dictionary(uniqueKeysWithValues: FormdProcess.messages(out).compactMap { m in (m["id"] as? Int).map { ($0, m) } })
+        for i in 1...4 { XCTAssertEqual((answers[i]?["result"] as? [String: Any])?["applied"] as? Bool, true, "setText \(i)") }
+        let undone = (5...7).map { (answers[$0]?["result"] as? [String: Any])?["applied"] as? Bool }
+        XCTAssertEqual(undone, [true, true, false])
+        let field = ((answers[8]?["result"] as? [String: Any])?["fields"] as? [[String: Any]])?.first
+        XCTAssertEqual(field?["text"] as? String, texts[1])
+    }
+
+    func testFieldsAreCountedAcrossForms() throws {
+        let out = try FormdProcess.run(["--max-total-fields", "3"], input: """
+            {"id":1,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"}]}}
+            {"id":2,"method":"defineForm","params":{"form":"two","fields":[{"id":"c"},{"id":"d"}]}}
+            {"id":3,"method":"defineForm","params":{"form":"two","fields":[{"id":"c"}]}}
+            {"id":4,"method":"addField","params":{"form":"two","field":{"id":"d"}}}
+
+            """)
+        let errors = FormdProcess.messages(out).filter { $0["error"] != nil }
+        XCTAssertEqual(errors.map { $0["id"] as? Int }, [2, 4])
+        for e in errors {
+            let error = e["error"] as? [String: Any]
+            XCTAssertEqual(error?["code"] as? Int, -32003)
+            XCTAssertTrue((error?["message"] as? String ?? "").hasPrefix(#"limit maxTotalFields exceeded: with form "two" the daemon would hold 4 fields, at most 3 in all forms (raise it with --max-total-fields)"#), "\(e)")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("formd-fields-\(UUID().uuidString).json")
+        addTeardownBlock { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"fields":[{"id":"a"},{"id":"b"},{"id":"c"},{"id":"d"}]}"#.utf8).write(to: file)
+        let load = try FormdProcess.run(["--max-total-fields", "3", "--form", file.path])
+        XCTAssertEqual(load.status, 2)
+        XCTAssertTrue(load.stderr.contains("limit maxTotalFields exceeded") && load.stderr.contains("--max-total-fields"), load.stderr)
+    }
+
+    /// Restarted with a lower cap, formd refuses the state it cannot hold, saying why,
+    /// and leaves it alone for a start with the cap raised.
+    func testStateOverTheCapRefusesToStart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("formd-fields-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("state").path
+        let first = try FormdProcess.run(["--state", state], input: """
+            {"id":1,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"}]}}
+            {"id":2,"method":"defineForm","params":{"form":"two","fields":[{"id":"c"},{"id":"d"}]}}
+
+            """)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let refused = try FormdProcess.run(["--state", state, "--max-total-fields", "3"], input: #"{"id":3,"method":"getState"}"# + "\n")
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertTrue(refused.stderr.contains("does not restore (limit maxTotalFields exceeded") && refused.stderr.contains("--max-total-fields"), refused.stderr)
+        let raised = try FormdProcess.run(["--state", state, "--max-total-fields", "4"], input: #"{"id":3,"method":"getState","params":{"form":"two"}}"# + "\n")
+        XCTAssertEqual(raised.status, 0, raised.stderr)
+        XCTAssertTrue(raised.stdout.contains(#""id":"d""#), raised.stdout)
+    }
+}
