@@ -4,22 +4,21 @@ import FormdJSON
 /// Decodes field specs, presets and `configureField` keys from JSON, strictly.
 public enum FieldSpecDecoder {
     /// Every key a field spec may hold besides `id` and `configuration`.
-    public static let optionKeys = [
-        "label", "placeholder", "text", "secure", "revealed", "enabled", "returnAction", "deleteOnEmpty",
-        "canBecomeFirstResponder", "canResignFirstResponder", "enablesReturnKeyAutomatically",
-        "clearsOnBeginEditing", "required", "minLength", "maxLength", "pattern", "patternHint", "inputFilter", "autoAdvance", "supportedEditActions", "hints",
-    ]
-    static let specKeys = ["id", "configuration"] + optionKeys
+    public static let optionKeys = SpecKey.allCases.dropFirst(2).map(\.name)
 
     /// A whole spec: `{"id": …, …}` at `path` (for messages).
     static func spec(_ value: JSONValue, path: String) throws(ProtocolError) -> FieldSpec {
+        try spec(value, at: .path(path))
+    }
+
+    static func spec(_ value: JSONValue, at location: ParamsReader.Location) throws(ProtocolError) -> FieldSpec {
         guard case .object(let o) = value else {
-            throw .invalidParams("\(path) must be a field spec object, got \(value.typeName)")
+            throw .invalidParams("\(location.text) must be a field spec object, got \(value.typeName)")
         }
-        let r = try ParamsReader(o, path: path, allowed: specKeys)
-        let id = try r.string("id")
-        if id.isEmpty { throw .valueCheck(.invalidParams("\"id\" in \(path) must not be empty")) }
-        return FieldSpec(id: id, configuration: try r.optionalStringArray("configuration") ?? [],
+        let r = try SpecSlots(o, at: location, allowed: ~0)
+        let id = try r.string(.id)
+        if id.isEmpty { throw .valueCheck(.invalidParams("\"id\" in \(r.path) must not be empty")) }
+        return FieldSpec(id: id, configuration: try r.optionalStringArray(.configuration) ?? [],
                          options: try options(r))
     }
 
@@ -33,32 +32,39 @@ public enum FieldSpecDecoder {
 
     /// A partial spec given as an object (a preset, saved options): every key checked.
     public static func options(_ object: JSONObject, path: String) throws(ProtocolError) -> FieldOptions {
-        try options(ParamsReader(object, path: path, allowed: optionKeys))
+        try options(SpecSlots(object, at: .path(path), allowed: SpecKey.optionMask))
     }
 
-    /// The spec keys present in `r`'s object, typed and checked.
+    /// The spec keys present in `r`'s object (`configureField`'s), typed and checked.
     static func options(_ r: ParamsReader) throws(ProtocolError) -> FieldOptions {
+        try options(SpecSlots(r))
+    }
+
+    /// The option keys of a spec, typed and checked in a fixed order.
+    static func options(_ r: SpecSlots) throws(ProtocolError) -> FieldOptions {
         var o = FieldOptions()
-        o.label = try r.nullableString("label")
-        o.placeholder = try r.nullableString("placeholder")
-        o.text = try r.optionalString("text")
-        o.secure = try r.optionalBool("secure")
-        o.revealed = try r.optionalBool("revealed")
-        o.enabled = try r.optionalBool("enabled")
-        o.returnAction = try r.optionalEnum("returnAction", ReturnAction.self)
-        o.deleteOnEmpty = try r.optionalEnum("deleteOnEmpty", DeleteOnEmpty.self)
-        o.canBecomeFirstResponder = try r.optionalBool("canBecomeFirstResponder")
-        o.canResignFirstResponder = try r.optionalBool("canResignFirstResponder")
-        o.enablesReturnKeyAutomatically = try r.optionalBool("enablesReturnKeyAutomatically")
-        o.clearsOnBeginEditing = try r.optionalBool("clearsOnBeginEditing")
-        o.required = try r.optionalBool("required")
-        o.minLength = try r.nullableCount("minLength")
-        o.maxLength = try r.nullableCount("maxLength")
-        o.pattern = try pattern("pattern", r)
-        o.patternHint = try r.nullableString("patternHint")
-        o.inputFilter = try pattern("inputFilter", r)
-        o.autoAdvance = try r.optionalBool("autoAdvance")
-        if let names = try r.optionalStringArray("supportedEditActions") {
+        // Most specs of a large form give an id and a text at most.
+        guard r.hasAny(SpecKey.optionMask) else { return o }
+        o.label = try r.nullableString(.label)
+        o.placeholder = try r.nullableString(.placeholder)
+        o.text = try r.optionalString(.text)
+        o.secure = try r.optionalBool(.secure)
+        o.revealed = try r.optionalBool(.revealed)
+        o.enabled = try r.optionalBool(.enabled)
+        o.returnAction = try r.optionalEnum(.returnAction, ReturnAction.self)
+        o.deleteOnEmpty = try r.optionalEnum(.deleteOnEmpty, DeleteOnEmpty.self)
+        o.canBecomeFirstResponder = try r.optionalBool(.canBecomeFirstResponder)
+        o.canResignFirstResponder = try r.optionalBool(.canResignFirstResponder)
+        o.enablesReturnKeyAutomatically = try r.optionalBool(.enablesReturnKeyAutomatically)
+        o.clearsOnBeginEditing = try r.optionalBool(.clearsOnBeginEditing)
+        o.required = try r.optionalBool(.required)
+        o.minLength = try r.nullableCount(.minLength)
+        o.maxLength = try r.nullableCount(.maxLength)
+        o.pattern = try pattern(.pattern, r)
+        o.patternHint = try r.nullableString(.patternHint)
+        o.inputFilter = try pattern(.inputFilter, r)
+        o.autoAdvance = try r.optionalBool(.autoAdvance)
+        if let names = try r.optionalStringArray(.supportedEditActions) {
             var actions: [EditAction] = []
             for name in names {
                 guard let a = EditAction(rawValue: name) else {
@@ -69,7 +75,7 @@ public enum FieldSpecDecoder {
             }
             o.supportedEditActions = actions
         }
-        if let hints = try r.optionalObject("hints") {
+        if let hints = try r.optionalObject(.hints) {
             if let path = duplicateKeyPath(.object(hints), at: "hints") {
                 throw .invalidParams("duplicate key \(path) in \(r.path): hints are passed through as given, so each key may appear once")
             }
@@ -98,12 +104,12 @@ public enum FieldSpecDecoder {
     }
 
     /// A pattern key (formd's dialect), parsed now so a bad one is refused by name and offset.
-    private static func pattern(_ key: String, _ r: ParamsReader) throws(ProtocolError) -> FieldPattern?? {
+    private static func pattern(_ key: SpecKey, _ r: SpecSlots) throws(ProtocolError) -> FieldPattern?? {
         guard let source = try r.nullableString(key) else { return nil }
         do {
             return .some(try source.map { s throws(FormError) in try FieldPattern(s) })
         } catch {
-            throw .valueCheck(ProtocolError(.invalidParams, "\"\(key)\" in \(r.path): \(error.message)"))
+            throw .valueCheck(ProtocolError(.invalidParams, "\"\(key.name)\" in \(r.path): \(error.message)"))
         }
     }
 
@@ -123,7 +129,7 @@ public enum FieldSpecDecoder {
         var specs: [FieldSpec] = []
         specs.reserveCapacity(values.count)
         for (i, v) in values.enumerated() {
-            specs.append(try spec(v, path: "\(path)[\(i)]"))
+            specs.append(try spec(v, at: .element(of: path, i)))
         }
         return specs
     }

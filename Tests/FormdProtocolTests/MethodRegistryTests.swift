@@ -16,7 +16,7 @@ final class MethodRegistryTests: XCTestCase {
         XCTAssertNil(MethodRegistry.entry(named: "nosuch"))
     }
 
-    func testTheCompactDecodersMethodsAreRegistryEntriesWithTheSameKeys() {
+    func testTheKeystrokeDecodersMethodsAreRegistryEntriesWithTheSameKeys() {
         for keystroke in KeystrokeMethod.allCases {
             XCTAssertEqual(MethodRegistry.entry(named: keystroke.name)?.keys, keystroke.keyNames)
         }
