@@ -239,8 +239,28 @@ def Request(s: dict<any>, method: string, params: dict<any> = {}, OnResult: func
   if method != 'initialize' && method != 'shutdown' && !has_key(params, 'form')
     params.form = s.form
   endif
+  var moving = MayMoveFocus(s, method, params)
   s.outstanding += 1
-  ch_sendexpr(s.ch, {method: method, params: params}, {callback: (_, msg) => Answered(s, method, msg, OnResult, quiet)})
+  s.moving += moving ? 1 : 0
+  ch_sendexpr(s.ch, {method: method, params: params}, {callback: (_, msg) => {
+    s.moving -= moving ? 1 : 0
+    Answered(s, method, msg, OnResult, quiet)
+  }})
+enddef
+
+# Whether formd may move focus in answering (keys typed after it wait for that): the
+# focus commands, and typing, pasting or deleting in a field that moves on when full
+# (autoAdvance) or steps back when empty (deleteOnEmpty).
+const FOCUS_COMMANDS = ['demandFocus', 'focusNext', 'focusPrevious', 'pressReturn', 'submit', 'reset']
+
+def MayMoveFocus(s: dict<any>, method: string, params: dict<any>): bool
+  if index(FOCUS_COMMANDS, method) >= 0
+    return true
+  elseif index(['insertText', 'editAction', 'delete'], method) < 0
+    return false
+  endif
+  var f = has_key(params, 'field') ? Field(s, params.field) : Target(s)
+  return get(f, 'autoAdvance', false) == true || get(f, 'deleteOnEmpty', 'none') != 'none'
 enddef
 
 def Answered(s: dict<any>, method: string, msg: dict<any>, OnResult: func(any), quiet: bool)
@@ -272,12 +292,13 @@ def OnMessage(s: dict<any>, msg: any)
   Draw(s)
 enddef
 
-# Waits (at most key_timeout ms) until formd has answered every request sent, so what
-# follows acts on the form as formd has it. Events are applied while waiting.
-def Drain(s: dict<any>)
+# Waits (at most key_timeout ms) until formd has answered every request sent (with
+# `moves`, every one that may move focus), so what follows acts on the form as formd has
+# it. Events are applied while waiting.
+def Drain(s: dict<any>, moves: bool = false)
   var start = reltime()
   var limit = Option(s.opts, 'key_timeout') / 1000.0
-  while s.outstanding > 0 && !s.closed && reltimefloat(reltime(start)) < limit
+  while (moves ? s.moving : s.outstanding) > 0 && !s.closed && reltimefloat(reltime(start)) < limit
     sleep 1m
   endwhile
 enddef
@@ -519,6 +540,9 @@ enddef
 # A key in Insert mode (typed text, a delete, Return, Tab, a put register or paste): sent
 # once there is a field to act on, and kept in the insert.
 def InsertKey(s: dict<any>, item: dict<any>)
+  if get(item, 'replace', false) && s.outstanding > 0
+    Drain(s) # what typing replaces is read off formd's state
+  endif
   if !Focus(s)
     return
   endif
@@ -692,13 +716,13 @@ def Edit(s: dict<any>, f: dict<any>, start: number, end: number, text: string)
 enddef
 
 # The field an edit acts on is formd's first responder (left out of the request, so keys
-# typed ahead follow focus as formd moves it). Answers still on their way may move it
-# (Return, Tab, a filled one-time-code box), so they are waited for first. With no first
+# typed ahead follow focus as formd moves it). Answers still on their way that may move it
+# (Return, Tab, a filled one-time-code box) are waited for first. With no first
 # responder, the field the keys were typed at takes focus first; at a field that cannot
 # take focus they are refused, saying so. Returns whether there is a field to act on.
 def Focus(s: dict<any>): bool
-  if s.outstanding > 0 && (mode() !=# 'n' || IsNull(s.model.firstResponder))
-    Drain(s) # (in Normal mode Sync did, before the command's first request)
+  if s.moving > 0 && mode() !=# 'n' # (in Normal mode Sync waited for every answer)
+    Drain(s, true)
   endif
   if s.refusing != ''
     Warn(Refusal(Field(s, s.refusing)))
@@ -1288,7 +1312,7 @@ def Start(cmd: list<string>, form: string, name: string, attached: bool, opts: d
     model: {fields: [], firstResponder: v:null, seq: 0}, prefixes: [], lines: [],
     show_errors: {}, outstanding: 0, stderr: [], ready: false, closed: false,
     finishing: false, resyncing: false, place_cursor: false, placed: [0, 0], placements: 0, visual: false,
-    redo: null_function, no_redo: '', entry: {}, ins: {}, replay: {}, refusing: '', last_focus: v:null,
+    moving: 0, redo: null_function, no_redo: '', entry: {}, ins: {}, replay: {}, refusing: '', last_focus: v:null,
     held: false, redraw: false}
   var job = job_start(cmd, {
     in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl', noblock: true,

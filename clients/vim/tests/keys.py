@@ -582,6 +582,21 @@ def case_repeat_typing():
     v.expect("repeat typing: . does not repeat it either, and says so",
              lambda v: "formd: . does not repeat typing into a secure field" in v.line(ROWS - 1))
     check("repeat typing: the password is unchanged", d.text("password") == "pw", d.fields()["password"])
+    # Typed ahead across Tab: the keys after it are known to go to the password (the Tab's
+    # answer is waited for), so the insert is not kept either.
+    d.request("setText", {"field": "password", "text": ""})
+    v.keys("Escape", "k")
+    v.expect("repeat typing: back on the email", lambda v: v.marked() == [0])
+    set_text(d, v, "")
+    v.keys("i")
+    burst(v, "-l", "ada")
+    burst(v, "Tab", "s", "3", "c", "r", "3", "t")
+    expect_text("repeat typing: typed ahead across Tab, the password lands", d, "password", "s3cr3t", v)
+    v.keys("Escape", ".")
+    v.expect("repeat typing: . does not repeat an insert that reached a password",
+             lambda v: "formd: . does not repeat typing into a secure field" in v.line(ROWS - 1))
+    check("repeat typing: nothing was typed again", d.text("password") == "s3cr3t" and d.text("email") == "ada",
+          d.fields())
     v.close()
     d.stop()
 
