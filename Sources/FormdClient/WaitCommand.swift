@@ -45,7 +45,7 @@ public enum WaitCommand {
       -h, --help              Show this help.
 
     EXIT STATUS:
-      0  the event came; its params are on stdout.
+      0  the event came; its params (or the --get value) are on stdout.
       1  the timeout passed first.
       2  a usage error (such as an unknown event name), no daemon at the socket, or
          the daemon went away while waiting (a message on stderr).

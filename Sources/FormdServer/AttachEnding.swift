@@ -8,8 +8,8 @@ import FormdJSON
 /// its output) and whether the client's input named `"shutdown"`.
 ///
 /// In order: the daemon's last message is a `shutdown` notification (another client or a
-/// signal stopped it), or the answer `{}` to a `shutdown` this client sent, or the client's
-/// input had ended (the daemon closes once it has answered everything). An `error`
+/// signal stopped it), or the answer `{}` to a `shutdown` this client sent (nothing at all
+/// after a `shutdown` notification, which is not answered), or the client's input had ended (the daemon closes once it has answered everything). An `error`
 /// notification without `line` ends the connection on purpose (an overflow, a refusal): exit
 /// 1 with its message. Anything else is a lost daemon: killed or crashed.
 struct AttachEnding {
@@ -24,10 +24,14 @@ struct AttachEnding {
     private var trimmed = false
     /// Whether the client's input named `"shutdown"` (as a method, presumably).
     private var shutdownSent = false
+    /// Whether the daemon wrote anything after that (a `shutdown` notification, which is
+    /// not answered, is followed by nothing).
+    private var receivedSinceShutdown = false
     /// The last bytes of the client's input, for a name split between two reads.
     private var inputTail: [UInt8] = []
 
     mutating func received(_ bytes: ArraySlice<UInt8>) {
+        if shutdownSent { receivedSinceShutdown = true }
         tail.append(contentsOf: bytes.suffix(Self.tailLimit))
         if tail.count > 2 * Self.tailLimit {
             tail.removeFirst(tail.count - Self.tailLimit)
@@ -72,7 +76,7 @@ struct AttachEnding {
                 return fail("the daemon at \(path) ended the connection: \(code) \(params["message"]?.stringValue ?? "")")
             }
         }
-        if shutdownSent, let last, Self.answersShutdown(last) { return 0 }
+        if shutdownSent && (!receivedSinceShutdown || last.map(Self.answersShutdown) == true) { return 0 }
         if inputEnded { return 0 }
         return fail("lost the daemon at \(path): it closed the connection without a shutdown (killed, or crashed?)")
     }

@@ -49,6 +49,7 @@ final class AttachEndingTests: XCTestCase {
         let framed = #"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#
         for (name, bytes) in [("a line", #"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"# + "\n"),
                               ("in a batch", batch + "\n"),
+                              ("a notification (not answered)", #"{"jsonrpc":"2.0","method":"shutdown"}"# + "\n"),
                               ("Content-Length", "Content-Length: \(framed.utf8.count)\r\n\r\n" + framed)] {
             let daemon = try ListenDaemon()
             let client = try attach(daemon)
