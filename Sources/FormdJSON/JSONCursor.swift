@@ -174,7 +174,8 @@ public struct JSONCursor {
     mutating func quoteInline(_ words: (UInt64, UInt64)) -> Bool {
         let count = ShortASCII.count(words)
         let (lowBytes, highBytes) = SWAR.masks(ofFirst: count)
-        guard SWAR.escapeMask(words.0) & lowBytes == 0, SWAR.escapeMask(words.1) & highBytes == 0 else { return false }
+        // Most ids and typed texts fit the first word: the second is not looked at.
+        guard SWAR.escapeMask(words.0) & lowBytes == 0, count <= 8 || SWAR.escapeMask(words.1) & highBytes == 0 else { return false }
         claim(max(17, count &+ 2))
         p.initialize(to: UInt8(ascii: "\""))
         UnsafeMutableRawPointer(p + 1).storeBytes(of: words.0.littleEndian, as: UInt64.self)

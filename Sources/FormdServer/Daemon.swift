@@ -101,7 +101,8 @@ public struct Daemon: Sendable {
         if case .refused(let error) = answer { return refuse(envelope, error, client: client, into: &w) }
         guard let id = envelope.id else { return nil }
         let start = w.count
-        switch answer {
+        // Consumed: its result is moved out, not copied out and destroyed with it.
+        switch consume answer {
         case .initialize(let encoding, let sync):
             MessageWriter.openResponse(id: id, to: &w)
             ServerInfo.writeInitializeResult(positionEncoding: encoding, textSync: sync, framing: client.framing, to: &w)
