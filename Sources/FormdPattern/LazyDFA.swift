@@ -75,6 +75,12 @@ final class LazyDFA {
     /// Bytes the cache holds now (states and their transitions).
     var cachedBytes: Int { cacheBytes }
 
+    /// Bytes the automaton holds between matches: its program, scratch, tables and cache.
+    var heldBytes: Int {
+        program.count * MemoryLayout<Program.Instruction>.stride + mark.count * 4
+            + (asciiClass.count + scalarClass.count * 2) * 4 + classBits.count * 8 + predicates.count * 64 + cacheBytes + 256
+    }
+
     private func run(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var s = startState
         var p = 0

@@ -7,6 +7,10 @@ import Synchronization
 /// Parsing checks the syntax and measures the compiled size; the automaton is built on
 /// the first match, so a caller can refuse a pattern too large for its limit (`size`)
 /// before it costs more than its parse.
+///
+/// Automata kept between matches are bounded across the process (`keptBudget`): one that
+/// would take the total past it is let go after its match and built again on the next, so
+/// thousands of fields with large patterns cost their parses, not their automata.
 public final class Pattern: Sendable {
     public let source: String
     /// Instructions of the compiled program: what a limit on compiled size bounds. Measured
@@ -21,11 +25,21 @@ public final class Pattern: Sendable {
     /// each position encoding in use asks again about the same text.
     private struct Matcher: ~Copyable {
         var dfa: LazyDFA? = nil
+        /// Bytes of `dfa` counted in `Pattern.kept`.
+        var keptBytes = 0
         var lastText: String? = nil
         var lastResult = false
         /// Texts the automaton has read, for tests of the memo.
         var runs = 0
     }
+
+    /// Bytes of automata all patterns keep between matches.
+    static let kept = Atomic<Int>(0)
+    /// At most this many bytes of automata are kept between matches, all patterns together.
+    static let keptBudget = 32 << 20
+
+    /// Bytes of automata all patterns keep between matches now.
+    public static var keptBytes: Int { kept.load(ordering: .relaxed) }
 
     public init(_ source: String) throws(PatternError) {
         self.source = source
@@ -43,7 +57,27 @@ public final class Pattern: Sendable {
             m.runs += 1
             m.lastText = text
             m.lastResult = result
+            Pattern.keepOrDrop(&m)
             return result
+        }
+    }
+
+    deinit {
+        let bytes = matcher.withLock { $0.keptBytes }
+        Pattern.kept.subtract(bytes, ordering: .relaxed)
+    }
+
+    /// After a match: counts what the automaton holds now, or lets it go when that would
+    /// take the automata of all patterns past `keptBudget`.
+    private static func keepOrDrop(_ m: inout Matcher) {
+        let now = m.dfa!.heldBytes
+        let total = kept.add(now - m.keptBytes, ordering: .relaxed).newValue
+        if total > keptBudget {
+            kept.subtract(now, ordering: .relaxed)
+            m.dfa = nil
+            m.keptBytes = 0
+        } else {
+            m.keptBytes = now
         }
     }
 
@@ -55,7 +89,9 @@ public final class Pattern: Sendable {
         matcher.withLock { m in
             if m.dfa == nil { m.dfa = LazyDFA(Program(root)) }
             let dfa = m.dfa!
-            return text.allSatisfy { dfa.matches(String($0)) }
+            let result = text.allSatisfy { dfa.matches(String($0)) }
+            Pattern.keepOrDrop(&m)
+            return result
         }
     }
 

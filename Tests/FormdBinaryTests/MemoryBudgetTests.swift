@@ -34,6 +34,27 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertEqual(WaitStatus.exitCode(try XCTUnwrap(formd.waitForExit())), 0)
     }
 
+    /// A 20-byte pattern can compile to 9,000 instructions, an automaton of about 160 KB
+    /// built on the field's first match and kept: 600 such fields each given a one-letter
+    /// text grew the release binary by 95 MB (2,000 fields: 330 MB from 204 KB of input).
+    /// The automata kept between matches are now bounded across the daemon (32 MiB).
+    func testPatternAutomataKeptBetweenMatchesAreBounded() throws {
+        let formd = try SpawnedFormd([])
+        let fields = (0..<600).map { #"{"id":"f\#($0)","pattern":"(?:[a-z]{9}){1,999}\#($0 % 2 == 0 ? "" : "x")"}"# }
+        formd.send(#"{"method":"unsubscribe","params":{"events":["textChanged","validityChanged","formDefined"]}}"# + "\n")
+        formd.send(#"{"id":1,"method":"defineForm","params":{"fields":[\#(fields.joined(separator: ","))]}}"# + "\n")
+        XCTAssertEqual(formd.readLine(timeout: 60), #"{"jsonrpc":"2.0","id":1,"result":{}}"#)
+        let before = try XCTUnwrap(formd.peakRSSKiB)
+        let setTexts = (0..<600).map { #"{"method":"setText","params":{"field":"f\#($0)","text":"a"}}"# + "\n" }.joined()
+        formd.send(setTexts + #"{"id":2,"method":"validate"}"# + "\n")
+        let answer = try XCTUnwrap(formd.readLine(timeout: 120))
+        XCTAssertTrue(answer.hasPrefix(#"{"jsonrpc":"2.0","id":2,"result":{"valid":false,"#), answer)
+        let after = try XCTUnwrap(formd.peakRSSKiB)
+        XCTAssertLessThan(after - before, 48 * 1024, "600 large patterns matched once: peak RSS \(before) KiB, then \(after) KiB")
+        formd.closeStdin()
+        XCTAssertEqual(WaitStatus.exitCode(try XCTUnwrap(formd.waitForExit())), 0)
+    }
+
     /// A step costs what it removed and inserted plus 64 bytes; past the budget the oldest
     /// steps go until the history costs 7/8 of it, and no edit is refused.
     func testTheOldestStepsGoAndNoEditIsRefused() throws {
