@@ -861,11 +861,11 @@ def ReplaceBack(s: dict<any>)
   endif
 enddef
 
-# A delete at formd's caret. The characters it removes from a field that is not masked go
+# A delete at formd's caret. The characters it removes from a field that is not secure go
 # to the unnamed register, as in Vim.
 def DeleteAt(s: dict<any>, direction: string, unit: string, count: number)
   var f = Field(s, s.model.firstResponder)
-  if !empty(f) && !Masked(f) && unit != 'word'
+  if !empty(f) && !Secure(f) && unit != 'word'
     var display = render.Display(f)
     var caret = Caret(f)
     var gone = direction == 'backward'
@@ -967,15 +967,16 @@ def ClearField()
   Did(s, (_) => ClearField())
 enddef
 
-# What a delete removes from a field that is not masked (bytes start..end of its display)
+# What a delete removes from a field that is not secure (bytes start..end of its display)
 # goes to the unnamed register, as in Vim; `type` 'l' for a whole field (dd, S, cc, yy).
+# A secure field's text reaches no register, revealed or not.
 def Yank(f: dict<any>, start: number, end: number, type: string)
-  if !Masked(f) && end > start
+  if !Secure(f) && end > start
     setreg('"', strpart(render.Display(f), start, end - start), type)
   endif
 enddef
 
-# yy and Y: the field's text (not its label) to the unnamed register; a masked field's
+# yy and Y: the field's text (not its label) to the unnamed register; a secure field's
 # text is not Vim's to yank.
 def YankLine()
   var s = Current()
@@ -983,8 +984,8 @@ def YankLine()
     return
   endif
   var f = s.model.fields[line('.') - 1]
-  if Masked(f)
-    Warn(render.Label(f) .. ': a masked field is not yanked')
+  if Secure(f)
+    Warn(render.Label(f) .. ': a secure field is not yanked')
   else
     Yank(f, 0, len(render.Display(f)), 'l')
   endif

@@ -464,11 +464,15 @@ def case_private():
     v.keys("Enter")
     v.type(SECRET)
     v.expect("private: the password shows as bullets", lambda v: v.line(1) == "> Password: " + "•" * len(SECRET))
-    v.keys("Enter")
+    # A key typed right after Return waits for its answer, which submits and closes the
+    # form (from InsertCharPre, where the buffer may not change: closed once it is over).
+    burst(v, "Enter", "x")
     # (74 columns: more than the ruler and showcmd leave a callback's message)
     v.expect("private: Return submits, the message shows the email whole",
              lambda v: "formd: submitted email=ada.lovelace@engine.example.uk (withheld: password)" in v.dump())
     check("private: the password is nowhere on screen", SECRET not in v.dump(), v.dump())
+    v.ex("messages")
+    v.expect("private: no error on the way", lambda v: "formd: submitted" in v.dump() and not re.search(r"E\d+:", v.dump()))
     v.close()
 
 
@@ -639,6 +643,17 @@ def case_counts():
     v.keys("o")
     v.expect("counts: o says a form's lines are its fields",
              lambda v: "formd: o: a form's lines are its fields" in v.line(ROWS - 1))
+    # A revealed password shows its text, but what x, dd and yy take from it reaches no register.
+    d.request("setText", {"field": "password", "text": SECRET})
+    d.request("setRevealed", {"field": "password", "revealed": True})
+    v.ex('let @" = "none"')
+    v.keys("j")
+    v.expect("registers: on the revealed password", lambda v: v.marked() == [1] and SECRET in v.line(1))
+    v.keys("$", "x", "y", "y", "d", "d")
+    expect_text("registers: x and dd delete from it", d, "password", "", v)
+    v.ex("call writefile([getreg('\"')], '%s')" % os.path.join(v.dir, "reg"))
+    ok = wait(lambda: v.file("reg"))
+    check("registers: none of it reached the unnamed register", ok and v.file("reg") == b"none\n", v.file("reg"))
     v.close()
     d.stop()
 
