@@ -24,6 +24,18 @@ enum OutputFormat: String, CaseIterable {
         }
     }
 
+    /// Two field ids that would be the same variable (`first-name`, `first_name`): `eval`
+    /// would keep only the last value, so `--output env` refuses such a form up front.
+    static func clash(among ids: [String], prefix: String) -> (first: String, second: String, name: String)? {
+        var seen: [String: String] = [:]
+        for id in ids {
+            let name = variableName(prefix + id)
+            if let first = seen[name] { return (first, id, name) }
+            seen[name] = id
+        }
+        return nil
+    }
+
     /// A POSIX shell variable name for a field id: letters, digits and `_`, anything else
     /// becomes `_`, and a leading digit gets a `_` in front (`first-name` → `first_name`,
     /// `2fa` → `_2fa`).

@@ -50,6 +50,10 @@ public enum TerminalForm {
                 return 2
             }
         }
+        if options.output == .env, let clash = OutputFormat.clash(among: form.view.fields.map(\.id), prefix: options.prefix) {
+            printError("--output env: the fields \"\(clash.first)\" and \"\(clash.second)\" would both be the variable \(clash.name), so one value would be lost; use --output json")
+            return 2
+        }
         let tty: Int32
         do {
             tty = try RawTerminal.open()

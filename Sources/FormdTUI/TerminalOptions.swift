@@ -33,7 +33,8 @@ struct TerminalOptions {
       --output json|env       json (default): one JSON object, field id -> text, in
                               form order. env: one NAME='value' line per field,
                               shell-quoted, for eval (ids become shell names: other
-                              characters than letters, digits and _ turn into _).
+                              characters than letters, digits and _ turn into _;
+                              a form where two ids give one name is refused).
       --prefix <name>         Put <name> before every variable name (--output env).
       --title <text>          A title above the form.
       --socket <path>         Instead of a form file: join a form of the formd
