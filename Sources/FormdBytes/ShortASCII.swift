@@ -25,11 +25,21 @@ public enum ShortASCII {
     /// in order, zero beyond `count`), as `words` lays them out.
     @inlinable
     public static func string(low: UInt64, high: UInt64, count: Int) -> String {
-        guard layoutHolds else {
-            var words = (low, high)
-            return withUnsafeBytes(of: &words) { String(decoding: $0.prefix(count), as: UTF8.self) }
-        }
-        return unsafeBitCast((low, high | UInt64(0xE0 | count) &<< 56), to: String.self)
+        layoutHolds ? inline(low: low, high: high, count: count, flags: 0xE0) : decoding(low: low, high: high, count: count)
+    }
+
+    /// The inline string of `count` bytes in `low` and `high` with the flag nibble `flags`
+    /// (0xE0 ASCII, 0xA0 not), where the layout holds.
+    @inlinable
+    static func inline(low: UInt64, high: UInt64, count: Int, flags: UInt64) -> String {
+        unsafeBitCast((low, high | (flags | UInt64(count)) &<< 56), to: String.self)
+    }
+
+    /// The string of those bytes made by the library, where the layout does not hold.
+    @usableFromInline
+    static func decoding(low: UInt64, high: UInt64, count: Int) -> String {
+        var words = (low.littleEndian, high.littleEndian)
+        return withUnsafeBytes(of: &words) { String(decoding: $0.prefix(count), as: UTF8.self) }
     }
 
     /// The byte count of an inline string's words.

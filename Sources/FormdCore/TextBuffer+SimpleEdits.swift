@@ -46,7 +46,8 @@ private struct SimpleEdit {
 
     /// The change of putting `s` (`n`, `m` bytes) in place of `loUTF8..<hiUTF8` of `text`
     /// (`t`, `count` bytes), the characters inserted, and the new text when it is short
-    /// enough to be built from its bytes (cheaper than any splice); nil unless simple.
+    /// enough to be held inline (built from its bytes, cheaper than any splice); nil
+    /// unless simple.
     func change(text: String, _ t: UnsafePointer<UInt8>, _ count: Int,
                 inserting s: String, _ n: UnsafePointer<UInt8>, _ m: Int) -> (CharacterChange, Int, String?)? {
         // The window is the edit with a character each side, as on the general path: here
@@ -101,7 +102,7 @@ private struct SimpleEdit {
 
         // Removed: old window bytes prefix..<oldBytes - suffix, the whole text shared as it is.
         let removedCount = oldBytes - suffix - prefix
-        let removed = removedCount == count ? text : SimpleEdit.string(t + start + prefix, removedCount)
+        let removed = removedCount == count ? text : ShortUTF8.string(validUTF8: t + start + prefix, count: removedCount)
         // Inserted: new window bytes prefix..<newBytes - suffix, never in the first
         // neighbour (it matched); n shared as it is when it is all of it.
         let from = prefix - b, to = newBytes - suffix - b
@@ -109,7 +110,7 @@ private struct SimpleEdit {
         if from == 0 && to == m {
             inserted = s
         } else if to <= m {
-            inserted = SimpleEdit.string(n + from, to - from)
+            inserted = ShortUTF8.string(validUTF8: n + from, count: to - from)
         } else {
             // Into the second neighbour: it sits after the end of n in the new window.
             inserted = String(unsafeUninitializedCapacity: to - from) { buffer in
@@ -120,27 +121,21 @@ private struct SimpleEdit {
             }
         }
         let newTextBytes = count - r + m
-        let inline = newTextBytes <= ShortASCII.capacity ? String(unsafeUninitializedCapacity: newTextBytes) { buffer in
-            let p = buffer.baseAddress!
-            p.initialize(from: t, count: loUTF8)
-            (p + loUTF8).initialize(from: n, count: m)
-            (p + loUTF8 + m).initialize(from: t + hiUTF8, count: count - hiUTF8)
-            return newTextBytes
-        } : nil
+        var inline: String? = nil
+        if newTextBytes <= ShortASCII.capacity {
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { w in
+                let p = w.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                p.initialize(from: t, count: loUTF8)
+                (p + loUTF8).initialize(from: n, count: m)
+                (p + loUTF8 + m).initialize(from: t + hiUTF8, count: count - hiUTF8)
+            }
+            inline = ShortUTF8.string(low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: newTextBytes)
+        }
         let change = CharacterChange(startOffset: lo - before + prefixChars, startUTF8: start + prefix,
                                      removed: removed, removedCount: oldChars - prefixChars - suffixChars,
                                      inserted: inserted, insertedCount: newChars - prefixChars - suffixChars,
                                      windowRemoved: oldChars, windowInserted: newChars)
         return (change, insertedChars, inline)
     }
-
-    /// `count` bytes of valid UTF-8 as a string; one ASCII byte from a ready-made string.
-    static func string(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
-        if count == 1 && p[0] < 0x80 { return asciiStrings[Int(p[0])] }
-        return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
-    }
-
-    /// The one-character strings of the ASCII bytes, ready made: most edits type or delete
-    /// one character, and building a string from a byte validates it.
-    static let asciiStrings = (0..<128).map { String(Unicode.Scalar(UInt8($0))) }
 }

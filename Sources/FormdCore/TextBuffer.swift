@@ -134,6 +134,7 @@ public struct TextBuffer: Equatable, Sendable {
     func index(utf8 offset: Int) -> String.Index { text.utf8.index(text.startIndex, offsetBy: offset) }
 
     private static func hasRegionalIndicator(_ s: String) -> Bool {
-        s.unicodeScalars.contains { (0x1F1E6...0x1F1FF).contains($0.value) }
+        s.utf8.withContiguousStorageIfAvailable { b in b.baseAddress.map { SimpleScalars.hasRegionalIndicator($0, b.count) } ?? false }
+            ?? s.unicodeScalars.contains { (0x1F1E6...0x1F1FF).contains($0.value) }
     }
 }

@@ -4,9 +4,10 @@ import FormdBytes
 ///
 /// Why two paths: in JSON-RPC traffic almost every string (keys, method names, field
 /// names, short texts) is plain text without escapes. Those become a `String` straight
-/// from the input bytes (a short ASCII one written directly into its two inline words, see
-/// `ShortASCII`), no intermediate buffer. Only strings that actually contain a backslash
-/// are rebuilt, run by run, in a reused scratch buffer.
+/// from the input bytes (a short one written directly into its two inline words, see
+/// `ShortASCII` and `ShortUTF8`: they were validated here), no intermediate buffer. Only
+/// strings that actually contain a backslash are rebuilt, run by run, in a reused scratch
+/// buffer.
 ///
 /// UTF-8 is validated here, as the bytes are scanned, so errors carry the exact offset.
 extension ByteParser {
@@ -22,7 +23,9 @@ extension ByteParser {
         }
         let count = pos - start
         pos += 1
-        if ascii && count <= ShortASCII.capacity { return ShortASCII.string(base + start, count: count) }
+        if count <= ShortASCII.capacity {
+            return ascii ? ShortASCII.string(base + start, count: count) : ShortUTF8.string(validUTF8: base + start, count: count)
+        }
         return String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
     }
 

@@ -45,3 +45,37 @@ final class ShortASCIITests: XCTestCase {
         }
     }
 }
+
+/// Strings of valid UTF-8 made from their bytes (`ShortUTF8`) against the library's.
+final class ShortUTF8Tests: XCTestCase {
+    func testTheLayoutCheckHoldsOnThisPlatform() {
+        XCTAssertTrue(ShortUTF8.layoutHolds)
+    }
+
+    func testEveryLengthMakesTheLibrarysString() {
+        var rng = SplitMix64(seed: 12)
+        let pieces = ["a", "é", "日", "👍", "\u{301}", "e\u{301}", "\u{10FFFF}", "\u{7F}", "\u{80}", " ", "\u{0}"]
+        for _ in 0..<4000 {
+            let text = (0..<rng.next(below: 8)).map { _ in pieces[rng.next(below: pieces.count)] }.joined()
+            let bytes = Array(text.utf8)
+            let made = bytes.withUnsafeBufferPointer { b in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, b.count)) { t in
+                    _ = t.initialize(from: b)
+                    return ShortUTF8.string(validUTF8: UnsafePointer(t.baseAddress!), count: b.count)
+                }
+            }
+            let expected = String(decoding: bytes, as: UTF8.self)
+            XCTAssertEqual(Array(made.utf8), bytes)
+            XCTAssertEqual(made, expected)
+            XCTAssertEqual(made.count, expected.count)
+            XCTAssertEqual(made.unicodeScalars.count, expected.unicodeScalars.count)
+            XCTAssertEqual(made.hashValue, expected.hashValue)
+            XCTAssertEqual(made.utf16.count, expected.utf16.count)
+            XCTAssertEqual(made + "x", expected + "x")
+            if bytes.count <= 15 {
+                // Held inline, with the very words the library gives.
+                XCTAssertTrue(unsafeBitCast(made, to: (UInt64, UInt64).self) == unsafeBitCast(expected, to: (UInt64, UInt64).self), text.debugDescription)
+            }
+        }
+    }
+}
