@@ -10,14 +10,14 @@ extension TextBuffer {
         switch encoding {
         case .character: return c.offset
         case .utf8: return utf8Offset(c.index)
-        case .utf16: return text.utf16.distance(from: text.startIndex, to: c.index)
-        case .utf32: return text.unicodeScalars.distance(from: text.startIndex, to: c.index)
+        case .utf16, .utf32: return encoding.units(in: text, before: c.index)
         }
     }
 
     public func selection(_ encoding: PositionEncoding, masked: Bool) -> TextRange {
-        TextRange(start: position(lower, encoding, masked: masked), end: position(upper, encoding, masked: masked),
-                  backward: head.offset < anchor.offset)
+        let start = position(lower, encoding, masked: masked)
+        return TextRange(start: start, end: hasSelection ? position(upper, encoding, masked: masked) : start,
+                         backward: head.offset < anchor.offset)
     }
 
     /// The cursor at a client's position, or an error naming the position when it lies

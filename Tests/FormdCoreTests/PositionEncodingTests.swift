@@ -1,3 +1,4 @@
+import FormdTestSupport
 import XCTest
 @testable import FormdCore
 
@@ -155,6 +156,24 @@ final class PositionEncodingTests: XCTestCase {
     }
 
     /// Each client reads the same state in its own units.
+    /// UTF-16 and UTF-32 positions, counted from the UTF-8 bytes, are the standard library's
+    /// at every scalar boundary of random texts, short and long, with scalars of every length.
+    func testUTF16AndUTF32CountsFromTheBytesAreTheStandardLibrarys() {
+        var rng = SplitMix64(seed: 16)
+        let pieces = ["a", "\u{7F}", "\u{80}", "é", "e\u{301}", "\u{7FF}", "\u{800}", "漢", "\u{FFFF}", "\u{10000}", "😀", "👍🏽",
+                      "🇫🇷", "\r\n", "\u{10FFFF}"]
+        for round in 0..<200 {
+            let text = (0..<rng.next(below: round < 100 ? 12 : 200)).map { _ in pieces[rng.next(below: pieces.count)] }.joined()
+            var i = text.startIndex
+            while true {
+                XCTAssertEqual(PositionEncoding.utf16.units(in: text, before: i), text.utf16.distance(from: text.startIndex, to: i), text)
+                XCTAssertEqual(PositionEncoding.utf32.units(in: text, before: i), text.unicodeScalars.distance(from: text.startIndex, to: i), text)
+                if i == text.endIndex { break }
+                i = text.unicodeScalars.index(after: i)
+            }
+        }
+    }
+
     func testTheSameStateReadsInEachClientsEncoding() {
         var h = FormHarness(fields: [field("a") { $0.text = "e\u{301}👍🏽漢" },
                                      field("pw", ["password"]) { $0.text = "e\u{301}👍🏽漢" }])
