@@ -39,6 +39,20 @@ final class EncodingRecountTests: XCTestCase {
         XCTAssertEqual(run.events(1).last, #"{"jsonrpc":"2.0","method":"textChanged","params":{"form":"default","seq":8,"field":"a","text":"x😀éy","display":"x😀éy","length":4,"edit":{"start":4,"end":4,"text":"y"},"selection":{"start":5,"end":5}}}"#)
     }
 
+    /// Switching masking moves a caret in UTF-8 (a bullet is three bytes) but not in
+    /// characters: a `setSecure` from a client counting characters gives a UTF-8 peer the
+    /// selection. (Its event has no positions in characters, and the re-run was skipped.)
+    func testMaskingSwitchedByACharacterClientGivesAUTF8PeerTheSelection() {
+        var run = Run(rng: SplitMix64(seed: 1), seed: 1)
+        run.send(1, #"{"id":1,"method":"initialize","params":{"positionEncoding":"utf-8"}}"#)
+        run.send(1, #"{"id":2,"method":"subscribe","params":{}}"#)
+        run.send(0, #"{"id":1,"method":"defineForm","params":{"fields":[{"id":"pw","text":"ab"}]}}"#)
+        _ = (run.events(0), run.events(1))
+        run.send(0, #"{"id":2,"method":"setSecure","params":{"field":"pw","secure":true}}"#)
+        XCTAssertEqual(run.events(0), [#"{"jsonrpc":"2.0","method":"fieldChanged","params":{"form":"default","seq":2,"field":"pw","changes":{"secure":true,"display":"••"}}}"#])
+        XCTAssertEqual(run.events(1), [#"{"jsonrpc":"2.0","method":"fieldChanged","params":{"form":"default","seq":2,"field":"pw","changes":{"secure":true,"display":"••","selection":{"start":6,"end":6}}}}"#])
+    }
+
     private struct Run {
         var daemon = Daemon()
         var hub = DaemonTests.Hub(count: 4)
