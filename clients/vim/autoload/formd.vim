@@ -1087,6 +1087,9 @@ def ReplaceWith(c: string, count: number)
     return
   endif
   Sync(s)
+  if count > strchars(strpart(getline('.'), col('.') - 1))
+    return # fewer characters left than the count: nothing, as in Vim
+  endif
   Send(s, 'moveCaret', {to: 'right', extend: true}, count)
   Send(s, 'insertText', {text: repeat(c, count)})
   Send(s, 'moveCaret', {to: 'left'}) # the cursor on the last character replaced, as in Vim

@@ -618,6 +618,7 @@ def case_counts():
         ("abcdef", ["2", "Delete"], "cdef"),
         ("abcdef", ["3", "r", "x"], "xxxdef"),
         ("abcdefgh", ["3", "r", "x", "l", "."], "xxxxxxgh"),
+        ("abcdef", ["$", "h", "3", "r", "x"], "abcdef"),
         ("abc", ["3", '"', "a", "p"], "a111bc"),
         ("abc", ["3", '"', "a", "P", "$", "."], "111ab111c"),
         ("abcdef", ["3", "s", "-Z", "Escape"], "Zdef"),
