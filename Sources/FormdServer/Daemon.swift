@@ -67,11 +67,14 @@ public struct Daemon: Sendable {
             // `response`, which becomes the batch's array.
             response.removeAll()
             let lineStart = w.count
+            client.batchCut = false
             for item in batch {
-                // Past `maxLineOutput`, the rest of the batch is refused, not carried out.
-                let over = w.count - lineStart + response.count > limits.maxLineOutput
+                // Past `maxLineOutput` (or once an answer counted first would pass it), the
+                // rest of the batch is refused, not carried out.
+                let over = client.batchCut || w.count - lineStart + response.count > limits.maxLineOutput
                 guard let start = over ? refuse(item, ProtocolError(.limitExceeded, "limit maxLineOutput exceeded: this batch's answers passed \(limits.maxLineOutput) bytes, so its remaining requests were not carried out; send them in smaller batches (raise it with --max-line-output)"), client: client, into: &w)
-                                       : handle(item, client: &client, into: &w, peers: &peers, events: &sink) else { continue }
+                                       : handle(item, client: &client, into: &w, peers: &peers, events: &sink,
+                                                batchUsed: w.count - lineStart + response.count) else { continue }
                 if !response.isEmpty { response.writeRaw(",") }
                 w.withUnsafeBytes { response.writeRaw(UnsafeRawBufferPointer(rebasing: $0[start...])) }
                 w.truncate(to: start)
@@ -93,10 +96,11 @@ public struct Daemon: Sendable {
 
     /// Carries out one request: its events, then its response if it has an id, are appended
     /// to `w` (the events also go to the peers). Returns where the response starts in `w`,
-    /// or nil when there is none, so a batch can move responses into one array.
+    /// or nil when there is none, so a batch can move responses into one array. A large
+    /// `getState` answer may be streamed (nil) or refused instead (`ClientState.place`).
     private mutating func handle<Peers: EventPeers, Sink: EventSink>(_ envelope: Envelope, client: inout ClientState,
                                                                      into w: inout JSONWriter, peers: inout Peers,
-                                                                     events sink: inout Sink) -> Int? {
+                                                                     events sink: inout Sink, batchUsed: Int? = nil) -> Int? {
         let answer = self.answer(envelope.call, client: &client, into: &w, peers: &peers, events: &sink)
         if case .refused(let error) = answer { return refuse(envelope, error, client: client, into: &w) }
         guard let id = envelope.id else { return nil }
@@ -110,6 +114,13 @@ public struct Daemon: Sendable {
         case .empty:
             MessageWriter.writeResponse(id: id, .done, to: &w)
         case .command(let result):
+            if case .state(let state) = result, StateAnswer.isLarge(state) {
+                switch client.place(StateAnswer(id: id, state: state), batchUsed: batchUsed, limits: limits) {
+                case .write: break
+                case .streamed: return nil
+                case .refused(let error): return refuse(envelope, error, client: client, into: &w)
+                }
+            }
             MessageWriter.writeResponse(id: id, result, to: &w)
         case .refused:
             preconditionFailure("a refused call is answered with its error above")

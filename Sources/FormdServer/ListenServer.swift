@@ -233,6 +233,7 @@ public final class ListenServer {
         var peers = Peers(all: connections, asker: c)
         var asker: Connection? = nil
         c.reader.drain(final: false) { item in
+            c.client.answerDelivery = .bounded(room: options.maxClientBuffer - c.pending, limit: options.maxClientBuffer)
             daemon.handle(item.decoded(limits: daemon.limits), client: &c.client, into: &c.out, peers: &peers)
             // An answer past the limit is dropped at once, not at the end of the turn: the
             // answers of many clients in one turn would all be held together.

@@ -11,7 +11,7 @@ import FormdProtocol
 /// `ClientState`; the line handling is the same code.
 public struct Session: Sendable {
     public private(set) var daemon: Daemon
-    public private(set) var client = ClientState()
+    public internal(set) var client = ClientState()
 
     public init(engine: FormEngine = FormEngine(), limits: SessionLimits = SessionLimits()) {
         daemon = Daemon(engine: engine, limits: limits)

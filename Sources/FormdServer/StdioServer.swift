@@ -41,6 +41,7 @@ public struct StdioServer {
 
     public init(session: Session, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.session = session
+        self.session.client.answerDelivery = .streamed
         self.inputFD = input
         self.output = OutputChannel(fd: output)
     }
@@ -175,11 +176,33 @@ public struct StdioServer {
         } else {
             session.handle(consume line, into: &output.writer, holding: &held)
         }
+        if session.client.streamedAnswer != nil { streamAnswer() }
         if output.pendingBytes >= flushThreshold || held.count >= heldThreshold || held.bytes >= heldBytesThreshold { flush() }
         if session.isShutDown { end(.shutdown) }
         if session.unreadableHeader != nil { end(.unreadableHeader) }
         if output.isClosed || burst?.outputClosed == true { end(.outputGone) }
         return lifecycle == .serving
+    }
+
+    /// Writes the large `getState` answer the line left (`ClientState.streamedAnswer`) a
+    /// piece at a time, flushing each `flushThreshold`: never held whole, and under
+    /// `--max-pending-output` like any output. A `Content-Length` header needs its size
+    /// first: the answer is counted then (`StateAnswer.count`, nothing kept).
+    private mutating func streamAnswer() {
+        guard var answer = session.client.streamedAnswer else { return }
+        session.client.streamedAnswer = nil
+        let framing = session.framing
+        if framing == .contentLength {
+            output.writer.writeRaw("Content-Length: ")
+            output.writer.writeInt(answer.count())
+            output.writer.writeRaw("\r\n\r\n")
+        }
+        while answer.writeNext(to: &output.writer, atLeast: flushThreshold) {
+            if output.pendingBytes >= flushThreshold { flush() }
+            // Nothing more can be said; the rest is not worth encoding.
+            if halted || output.isClosed || burst?.outputClosed == true { return }
+        }
+        if framing == .ndjson { output.writer.writeRaw("\n") }
     }
 
     /// Still serving; a termination signal that arrived, or an output found closed, ends

@@ -68,9 +68,10 @@ final class ListenLimitTests: XCTestCase {
         XCTAssertEqual(daemon.stopAndCollect().status, 0)
     }
 
-    /// Answers over `--max-client-buffer` are dropped as each is made, not at the end of
-    /// the turn: 20 clients asking for a 6.5 MB state at once took the daemon from 22 to
-    /// 143 MB before, to 30 MB now (release build).
+    /// A `getState` answer larger than `--max-client-buffer` is counted, not built, and
+    /// refused: 16 clients asking for a 2.6 MB state at once get a `-32003` each and stay
+    /// connected. (Built whole and then dropped, 20 such answers took the daemon from 22 to
+    /// 143 MB once, in a release build.)
     func testAnswersOverTheClientBufferDoNotPileUpInATurn() throws {
         let daemon = try ListenDaemon(args: ["--max-client-buffer", "500000"])
         let setup = try SocketClient(daemon.socket, name: "setup")
@@ -80,7 +81,13 @@ final class ListenLimitTests: XCTestCase {
         let before = try XCTUnwrap(peakRSSKiB(daemon))
         let clients = try (0..<16).map { try SocketClient(daemon.socket, name: "c\($0)") }
         for c in clients { c.send(#"{"id":1,"method":"getState"}"#) }
-        for c in clients { assertDropped(c, naming: "maxClientBuffer") }
+        for c in clients {
+            let error = c.response(to: 1)["error"] as? [String: Any]
+            XCTAssertEqual(error?["code"] as? Int, -32003, c.name)
+            let message = error?["message"] as? String ?? ""
+            XCTAssertTrue(message.hasPrefix("limit maxClientBuffer exceeded: this getState's answer is ") && message.contains("--max-client-buffer"), message)
+        }
+        for c in clients { XCTAssertNotNil(c.call("validate")["result"], "\(c.name) stays connected") }
         let growth = try XCTUnwrap(peakRSSKiB(daemon)) - before
         XCTAssertLessThan(growth, 16 * 1024, "16 states of 2.6 MB took \(growth) KiB more")
         XCTAssertEqual(daemon.stopAndCollect().status, 0)

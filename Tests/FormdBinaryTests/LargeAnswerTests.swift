@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+/// A large `getState` answer is never built whole: streamed on stdio, counted and refused
+/// where it would have to be held past a bound (a batch, a socket client's buffer).
+final class LargeAnswerTests: XCTestCase {
+    /// A form file of `fields` bare fields (65,000: a `getState` answer of 43 MB).
+    static func formFile(fields: Int) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("formd-large-\(getpid())-\(fields).json")
+        let specs = (0..<fields).map { #"{"id":"f\#($0)"}"# }.joined(separator: ",")
+        try Data(#"{"fields":[\#(specs)]}"#.utf8).write(to: file)
+        return file
+    }
+
+    /// Reads stdout up to and including the next `\n` (a line of many megabytes).
+    static func readLine(_ formd: SpawnedFormd) -> [UInt8] {
+        var line: [UInt8] = []
+        for chunk in StdioBackpressureTests.chunks(of: formd.stdoutFD, timeout: 60) {
+            line += chunk
+            if chunk.last == 0x0A { break }
+        }
+        return line
+    }
+
+    func testAGetStateOfSixtyFiveThousandFieldsIsStreamed() throws {
+        let form = try Self.formFile(fields: 65_000)
+        defer { try? FileManager.default.removeItem(at: form) }
+        let formd = try SpawnedFormd(["--form", form.path])
+        XCTAssertTrue(formd.send(#"{"id":0,"method":"validate"}"# + "\n"))
+        XCTAssertFalse(Self.readLine(formd).isEmpty)
+        let before = try XCTUnwrap(formd.peakRSSKiB)
+        XCTAssertTrue(formd.send(#"{"id":1,"method":"getState"}"# + "\n"))
+        let line = Self.readLine(formd)
+        let growth = try XCTUnwrap(formd.peakRSSKiB) - before
+        XCTAssertGreaterThan(line.count, 40_000_000)
+        // Built whole, the answer alone took more than its 43 MB (69 MB more in a release
+        // build before); streamed, 5 MB.
+        XCTAssertLessThan(growth, 24 << 10, "peak RSS grew \(growth) KiB for a \(line.count)-byte answer")
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        XCTAssertEqual(answer["id"] as? Int, 1)
+        let fields = try XCTUnwrap((answer["result"] as? [String: Any])?["fields"] as? [[String: Any]])
+        XCTAssertEqual(fields.count, 65_000)
+        XCTAssertEqual(fields.last?["id"] as? String, "f64999")
+        formd.closeStdin()
+        XCTAssertEqual(formd.waitForExit(), 0)
+    }
+
+    /// Framed, the answer's size is counted before its header is written.
+    func testAStreamedAnswerHasItsContentLength() throws {
+        let form = try Self.formFile(fields: 2_000)
+        defer { try? FileManager.default.removeItem(at: form) }
+        let request = #"{"id":1,"method":"getState"}"#
+        let plain = try FormdProcess.run(["--form", form.path], input: request + "\n")
+        let framed = try FormdProcess.run(["--form", form.path], input: "Content-Length: \(request.utf8.count)\r\n\r\n" + request)
+        let body = plain.stdout.dropLast()  // its newline
+        XCTAssertGreaterThan(body.utf8.count, 1_000_000)
+        XCTAssertEqual(framed.stdout, "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+    }
+
+    func testAGetStateInABatchPastMaxLineOutputIsRefusedUnbuilt() throws {
+        let form = try Self.formFile(fields: 65_000)
+        defer { try? FileManager.default.removeItem(at: form) }
+        let formd = try SpawnedFormd(["--form", form.path])
+        XCTAssertTrue(formd.send(#"{"id":0,"method":"validate"}"# + "\n"))
+        XCTAssertFalse(Self.readLine(formd).isEmpty)
+        let before = try XCTUnwrap(formd.peakRSSKiB)
+        XCTAssertTrue(formd.send(#"[{"id":1,"method":"getState"},{"id":2,"method":"validate"}]"# + "\n"))
+        let line = Self.readLine(formd)
+        let growth = try XCTUnwrap(formd.peakRSSKiB) - before
+        XCTAssertLessThan(growth, 24 << 10, "peak RSS grew \(growth) KiB for a refused answer")
+        let batch = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line)) as? [[String: Any]])
+        XCTAssertEqual(batch.count, 2)
+        let error = batch.first?["error"] as? [String: Any]
+        XCTAssertEqual(error?["code"] as? Int, -32003)
+        let message = error?["message"] as? String ?? ""
+        XCTAssertTrue(message.hasPrefix("limit maxLineOutput exceeded: this getState's answer is ")
+                      && message.hasSuffix("(raise it with --max-line-output)"), message)
+        XCTAssertEqual((batch.last?["error"] as? [String: Any])?["code"] as? Int, -32003, "the rest of the batch is refused too")
+        formd.closeStdin()
+        XCTAssertEqual(formd.waitForExit(), 0)
+    }
+}

@@ -1,0 +1,53 @@
+@testable import FormdCore
+import FormdJSON
+@testable import FormdProtocol
+import XCTest
+
+/// A `getState` answer written a piece at a time (`StateAnswer`, streamed or counted) must
+/// be exactly the response written whole, and its count exactly its length.
+final class StateAnswerTests: XCTestCase {
+    func snapshot(fields: Int) throws -> FormSnapshot {
+        var secure = FieldOptions()
+        secure.secure = true
+        var texts = FieldOptions()
+        texts.text = "tab\tquote\"é 👍"
+        texts.label = "Café"
+        let specs = (0..<fields).map { i in
+            FieldSpec(id: "f\(i)", options: i % 3 == 0 ? secure : i % 3 == 1 ? texts : FieldOptions())
+        }
+        var engine = FormEngine()
+        _ = try engine.perform(.defineForm(fields: specs, presets: [:]))
+        if fields > 0 {
+            _ = try engine.perform(.setText(field: "f0", text: "hidden"))
+            _ = try engine.perform(.demandFocus(field: "f0", demand: .become))
+        }
+        return try XCTUnwrap(engine.form(FormEngine.defaultForm)).snapshot(includeSecrets: false)
+    }
+
+    func testPiecesAreTheWholeResponseAndTheCountItsLength() throws {
+        for fields in [0, 1, 2, 7, 300] {
+            let state = try snapshot(fields: fields)
+            let id = RequestID.string("q\"1")
+            var whole = JSONWriter()
+            MessageWriter.writeResponse(id: id, .state(state), to: &whole)
+            for step in [0, 1, 500, 1 << 16] {
+                var answer = StateAnswer(id: id, state: state)
+                var pieces = JSONWriter()
+                var writes = 0
+                while answer.writeNext(to: &pieces, atLeast: step) { writes += 1 }
+                XCTAssertEqual(pieces.bytes, whole.bytes, "\(fields) fields, pieces of at least \(step) bytes")
+                XCTAssertTrue(answer.isWritten)
+                if step == 0 { XCTAssertEqual(writes, fields + 2, "a head, each field, an end") }
+            }
+            XCTAssertEqual(StateAnswer(id: id, state: state).count(), whole.count, "\(fields) fields")
+        }
+    }
+
+    func testLargeMeansAboutSixtyFourKibibytesOrMore() throws {
+        XCTAssertFalse(StateAnswer.isLarge(try snapshot(fields: 10)))
+        XCTAssertTrue(StateAnswer.isLarge(try snapshot(fields: 300)))
+        var state = try snapshot(fields: 1)
+        state.fields[0].text = String(repeating: "x", count: 70_000)
+        XCTAssertTrue(StateAnswer.isLarge(state), "a long text alone makes it large")
+    }
+}
