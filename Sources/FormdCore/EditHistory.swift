@@ -10,8 +10,9 @@
 struct EditHistory: Equatable, Sendable {
     enum Kind: Equatable, Sendable { case typing, deleting, other }
 
-    /// What a step costs beyond its text: the step itself, held in an array.
-    static let stepOverhead = 64
+    /// What a step costs beyond its text: the step itself (72 bytes), held in an array
+    /// that may be up to twice the size of its live steps.
+    static let stepOverhead = 128
 
     struct Step: Equatable, Sendable {
         var kind: Kind
@@ -164,6 +165,11 @@ struct EditHistory: Equatable, Sendable {
         while undoStart + count < undoSteps.count && undoSteps[undoStart + count].serial < serial { count += 1 }
         dropOldest(count)
         if undoSteps.count == undoStart { open = false }
+        // Trimming is rare: give the slots back at once, not at the next bulk removal.
+        if undoStart > 0 {
+            undoSteps = Array(undoSteps[undoStart...])
+            undoStart = 0
+        }
         unsettled += before - bytes
         return before - bytes
     }

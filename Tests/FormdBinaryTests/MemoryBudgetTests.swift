@@ -55,11 +55,11 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertEqual(WaitStatus.exitCode(try XCTUnwrap(formd.waitForExit())), 0)
     }
 
-    /// A step costs what it removed and inserted plus 64 bytes; past the budget the oldest
+    /// A step costs what it removed and inserted plus 128 bytes; past the budget the oldest
     /// steps go until the history costs 7/8 of it, and no edit is refused.
     func testTheOldestStepsGoAndNoEditIsRefused() throws {
         let texts = ["w", "x", "y", "z"].map { String(repeating: $0, count: 1000) }
-        // 1064, then 2064 a step: the third step passes 5000 and the first goes (4128 left),
+        // 1128, then 2128 a step: the third step passes 5000 and the first goes (4256 left),
         // the fourth passes it again and the second goes. Two steps can be undone.
         var lines = [#"{"id":0,"method":"defineForm","params":{"fields":[{"id":"a"}]}}"#]
         for (i, t) in texts.enumerated() { lines.append(#"{"id":\#(i + 1),"method":"setText","params":{"field":"a","text":"\#(t)"}}"#) }

@@ -2,7 +2,7 @@ import XCTest
 @testable import FormdCore
 
 /// `maxUndoText`: the undo and redo steps of all fields cost at most the budget (a step:
-/// the bytes it removed and inserted, plus 64). Passing it never refuses an edit: the
+/// the bytes it removed and inserted, plus 128). Passing it never refuses an edit: the
 /// oldest steps of the whole daemon are dropped until the histories cost at most 7/8 of it.
 final class HistoryBudgetTests: XCTestCase {
     private static let applied = CommandResult.edit(applied: true, reason: nil)
@@ -33,30 +33,30 @@ final class HistoryBudgetTests: XCTestCase {
     }
 
     func testTheOldestStepsOfAFieldGoFirstAndTheEditIsNeverRefused() {
-        // Steps cost 164 (0 removed + 100 inserted + 64), then 264 each: 164 + 264 = 428
-        // fits in 600; a third step makes 692, over it, so steps go, oldest first, until
-        // the history costs at most 525 (600 - 600 / 8): both older steps (428 freed).
-        var h = harness(undoText: 600)
+        // Steps cost 228 (0 removed + 100 inserted + 128), then 328 each: 228 + 328 = 556
+        // fits in 700; a third step makes 884, over it, so steps go, oldest first, until
+        // the history costs at most 613 (700 - 700 / 8): both older steps (556 freed).
+        var h = harness(undoText: 700)
         set(&h, "a", "x", over: nil)
         set(&h, "a", "y", over: "x")
-        XCTAssertEqual(h.engine.heldHistoryBytes, 428)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 556)
         set(&h, "a", "z", over: "y")
-        XCTAssertEqual(h.engine.heldHistoryBytes, 264)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 328)
         undo(&h, "a", to: "y", from: "z")
         h.send(.undo(field: "a"), Self.nothingToUndo, events: [])
-        XCTAssertEqual(h.engine.heldHistoryBytes, 264, "an undone step is kept for redo")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 328, "an undone step is kept for redo")
     }
 
     func testTheOldestStepsOfTheWholeDaemonGoFirst() {
-        // a: 164 (serial 1); b: 164, 264, 264 (serials 2-4). The last passes 700, the goal
-        // is 613: the two oldest steps (a's and b's first, 328) go, b's last two stay.
-        var h = harness(undoText: 700)
+        // a: 228 (serial 1); b: 228, 328, 328 (serials 2-4). The last passes 800, the goal
+        // is 700: the two oldest steps (a's and b's first, 456) go, b's last two stay.
+        var h = harness(undoText: 800)
         set(&h, "a", "x", over: nil)
         set(&h, "b", "x", over: nil)
         set(&h, "b", "y", over: "x")
-        XCTAssertEqual(h.engine.heldHistoryBytes, 592)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 784)
         set(&h, "b", "z", over: "y")
-        XCTAssertEqual(h.engine.heldHistoryBytes, 528)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 656)
         h.send(.undo(field: "a"), Self.nothingToUndo, events: [])
         undo(&h, "b", to: "y", from: "z")
         undo(&h, "b", to: "x", from: "y")
@@ -64,23 +64,23 @@ final class HistoryBudgetTests: XCTestCase {
     }
 
     func testAnOldRedoStepTakesTheRedoStackWithIt() {
-        // a: 164 (serial 1); b: 164, 264, 264 (serials 2-4), its last two undone (redo
-        // holds 4 under 3). A 300-byte text in a (464) makes 1320 > 1000; the goal 875
-        // needs 445 freed: serials 1-3 (592). Serial 3 is the next redo, and a redo step
+        // a: 228 (serial 1); b: 228, 328, 328 (serials 2-4), its last two undone (redo
+        // holds 4 under 3). A 300-byte text in a (528) makes 1640 > 1200; the goal 1050
+        // needs 590 freed: serials 1-3 (784). Serial 3 is the next redo, and a redo step
         // cannot be made without the ones above it: serial 4 goes with it.
-        var h = harness(undoText: 1000)
+        var h = harness(undoText: 1200)
         set(&h, "a", "x", over: nil)
         set(&h, "b", "x", over: nil)
         set(&h, "b", "y", over: "x")
         set(&h, "b", "z", over: "y")
         undo(&h, "b", to: "y", from: "z")
         undo(&h, "b", to: "x", from: "y")
-        XCTAssertEqual(h.engine.heldHistoryBytes, 856)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 1112)
         let long = String(repeating: "w", count: 300)
         h.send(.setText(field: "a", text: long), Self.applied,
                events: [.textChanged(field: "a", text: long, length: 300, edit: TextEdit(0, 100, long), selection: .caret(300))],
                state: { $0["a"].holds(long, length: 300, selection: .caret(300)) })
-        XCTAssertEqual(h.engine.heldHistoryBytes, 464)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 528)
         h.send(.redo(field: "b"), Self.nothingToRedo, events: [])
         h.send(.undo(field: "b"), Self.nothingToUndo, events: [])
         h.send(.undo(field: "a"), Self.applied,
@@ -107,17 +107,17 @@ final class HistoryBudgetTests: XCTestCase {
         var h = harness(undoText: 1 << 20)
         h.focus("a")
         for c in ["h", "e", "y"] { h.run(.insertText(field: nil, text: c)) }
-        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 64, "one typing run, one step")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128, "one typing run, one step")
         for _ in 0..<2 { h.run(.delete(field: nil)) }
-        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 64 + 2 + 64, "one run of Backspaces")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128, "one run of Backspaces")
         h.run(.undo(field: nil))
-        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 64 + 2 + 64, "undo moves the step to redo")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128, "undo moves the step to redo")
         h.run(.insertText(field: nil, text: "!"))
-        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 64 + 1 + 64, "a new step clears redo")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 1 + 128, "a new step clears redo")
         h.run(.reset)
         h.run(.setText(field: "b", text: "b"))
         // reset is not collected at once (no textChanged): the recount finds it.
-        XCTAssertEqual(h.engine.heldHistoryBytes, 1 + 64)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 1 + 128)
     }
 }
 
