@@ -103,9 +103,11 @@ final class BurstIO: @unchecked Sendable {
     }
 
     /// Returns once no more than `--max-pending-output` bytes handed over wait to be
-    /// written, or the output is gone, or formd is stopping.
+    /// written, or the output is gone. Stopping (SIGTERM) does not end the wait: this
+    /// thread's writes give up within `OutputChannel.stopWaitMilliseconds` then, unless the
+    /// reader takes them, and what is answered meanwhile stays bounded.
     func waitForRoom() {
-        pending.waitForRoom { outputClosed || Signals.terminationRequested }
+        pending.waitForRoom { outputClosed }
     }
 
     /// An output written and emptied here, for the serving thread to hold the next in.

@@ -42,8 +42,8 @@ final class PendingOutput: @unchecked Sendable {
     }
 
     /// Waits while more than `limit` bytes are pending, unless `stop()` says the writes
-    /// will not catch up (the output is gone, formd is stopping); `stop` is looked at
-    /// again every few milliseconds.
+    /// will not catch up (the output is gone); `stop` is looked at again every few
+    /// milliseconds.
     func waitForRoom(unless stop: () -> Bool) {
         guard isOver else { return }
         pthread_mutex_lock(lock)
