@@ -17,7 +17,8 @@
 //   `Envelope(keystroke:)` without a parser, decodes the same through `JSONParser`
 //   and `Envelope(_:)`;
 // - the engine limits hold (forms, fields per form and in all forms, characters per field,
-//   bytes of text in all forms, what the undo histories of all fields cost), and, on every
+//   bytes of text in all forms, what the undo histories of all fields cost, the automata
+//   patterns keep between matches), and, on every
 //   16th input, each field's kept length and caret offsets agree with a recount.
 //
 // The engine runs with small limits so state stays bounded over a long run; the session
@@ -28,6 +29,7 @@ import Glibc
 #endif
 import FormdCore
 import FormdJSON
+import FormdPattern
 import FormdProtocol
 import FormdServer
 
@@ -63,6 +65,7 @@ enum Fuzz {
         if engine.heldTextBytes > maxTotalText { fail("the forms hold \(engine.heldTextBytes) bytes of text", input) }
         if engine.heldHistoryBytes > maxUndoText { fail("the undo histories cost \(engine.heldHistoryBytes) bytes", input) }
         if engine.fieldCount > maxTotalFields { fail("the forms hold \(engine.fieldCount) fields", input) }
+        if Pattern.keptBytes > Pattern.keptBudget { fail("patterns keep \(Pattern.keptBytes) bytes of automata", input) }
         for (name, form) in engine.forms {
             if form.fields.count > maxFields { fail("form \(name) has \(form.fields.count) fields", input) }
             if let r = form.responder, !form.fields.indices.contains(r) { fail("form \(name): responder \(r) out of range", input) }

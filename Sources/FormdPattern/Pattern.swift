@@ -36,7 +36,7 @@ public final class Pattern: Sendable {
     /// Bytes of automata all patterns keep between matches.
     static let kept = Atomic<Int>(0)
     /// At most this many bytes of automata are kept between matches, all patterns together.
-    static let keptBudget = 32 << 20
+    public static let keptBudget = 32 << 20
 
     /// Bytes of automata all patterns keep between matches now.
     public static var keptBytes: Int { kept.load(ordering: .relaxed) }
