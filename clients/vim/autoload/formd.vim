@@ -769,6 +769,15 @@ def Send(s: dict<any>, method: string, params: dict<any> = {}, count: number = 1
   endif
 enddef
 
+# After a Normal-mode command its answers are drawn before the next key, so that a motion
+# typed ahead moves from where the command left the cursor, as after Vim's own commands.
+def Settle()
+  var s = Current()
+  if !empty(s) && mode() ==# 'n' && s.outstanding > 0
+    Drain(s)
+  endif
+enddef
+
 # A key that is one request (count times in Normal mode); in Insert mode Return, Tab and
 # Shift-Tab are part of the insert.
 def Key(method: string, params: dict<any> = {}, count: number = 1)
@@ -1181,7 +1190,7 @@ def ApplyOperator(type: string)
     endif
   endif
   if operator != 'change'
-    return
+    Settle()
   elseif !empty(s.replay)
     Typed(s, s.replay) # . of a c{motion}: what was typed, without Insert mode
   else
@@ -1195,13 +1204,13 @@ enddef
 def MapKeys()
   # Return, Tab and Shift-Tab as in a form; u and CTRL-R are formd's undo and redo.
   for [key, method] in [['<CR>', 'pressReturn'], ['<Tab>', 'focusNext'], ['<S-Tab>', 'focusPrevious']]
-    exe printf("nnoremap <buffer> <silent> <nowait> %s <ScriptCmd>Key('%s', {}, v:count1)<CR>", key, method)
+    exe printf("nnoremap <buffer> <silent> <nowait> %s <ScriptCmd>Key('%s', {}, v:count1)<Bar>Settle()<CR>", key, method)
     exe printf("inoremap <buffer> <silent> <nowait> %s <ScriptCmd>Key('%s')<CR>", key, method)
   endfor
-  nnoremap <buffer> <silent> <nowait> u <ScriptCmd>UndoRedo('undo', v:count1)<CR>
-  nnoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>UndoRedo('redo', v:count1)<CR>
+  nnoremap <buffer> <silent> <nowait> u <ScriptCmd>UndoRedo('undo', v:count1)<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> <C-r> <ScriptCmd>UndoRedo('redo', v:count1)<Bar>Settle()<CR>
   nnoremap <buffer> <silent> <nowait> U <Nop>
-  nnoremap <buffer> <silent> <nowait> . <ScriptCmd>Repeat()<CR>
+  nnoremap <buffer> <silent> <nowait> . <ScriptCmd>Repeat()<Bar>Settle()<CR>
   for key in ['0', '^', '<Home>']
     exe 'nnoremap <buffer> <silent> <nowait> ' .. key .. ' <ScriptCmd>TextStart()<CR>'
   endfor
@@ -1210,32 +1219,32 @@ def MapKeys()
     exe printf("nnoremap <buffer> <silent> <nowait> <expr> %s <SID>Entering('%s')", key, key)
   endfor
   # Deletes.
-  nnoremap <buffer> <silent> <nowait> x <ScriptCmd>Delete('forward', 'character', v:count1)<CR>
-  nnoremap <buffer> <silent> <nowait> <Del> <ScriptCmd>Delete('forward', 'character', v:count1)<CR>
-  nnoremap <buffer> <silent> <nowait> X <ScriptCmd>Delete('backward', 'character', v:count1)<CR>
-  nnoremap <buffer> <silent> <nowait> <BS> <ScriptCmd>Delete('backward', 'character', v:count1)<CR>
-  nnoremap <buffer> <silent> <nowait> D <ScriptCmd>ToEnd(v:count1, false)<CR>
+  nnoremap <buffer> <silent> <nowait> x <ScriptCmd>Delete('forward', 'character', v:count1)<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> <Del> <ScriptCmd>Delete('forward', 'character', v:count1)<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> X <ScriptCmd>Delete('backward', 'character', v:count1)<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> <BS> <ScriptCmd>Delete('backward', 'character', v:count1)<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> D <ScriptCmd>ToEnd(v:count1, false)<Bar>Settle()<CR>
   nnoremap <buffer> <silent> <expr> d <SID>Operator('delete')
-  nnoremap <buffer> <silent> dd <ScriptCmd>ClearLine(v:count1, false)<CR>
+  nnoremap <buffer> <silent> dd <ScriptCmd>ClearLine(v:count1, false)<Bar>Settle()<CR>
   xnoremap <buffer> <silent> <expr> d <SID>Operator('delete')
   xnoremap <buffer> <silent> <expr> x <SID>Operator('delete')
   xnoremap <buffer> <silent> <expr> <Del> <SID>Operator('delete')
   # Changes: delete, then Insert mode.
-  nnoremap <buffer> <silent> <nowait> s <ScriptCmd>Substitute(v:count1)<CR>
-  nnoremap <buffer> <silent> <nowait> S <ScriptCmd>ClearLine(v:count1, true)<CR>
-  nnoremap <buffer> <silent> <nowait> C <ScriptCmd>ToEnd(v:count1, true)<CR>
+  nnoremap <buffer> <silent> <nowait> s <ScriptCmd>Substitute(v:count1)<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> S <ScriptCmd>ClearLine(v:count1, true)<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> C <ScriptCmd>ToEnd(v:count1, true)<Bar>Settle()<CR>
   nnoremap <buffer> <silent> <expr> c <SID>Operator('change')
   nnoremap <buffer> <silent> <expr> cw <SID>ChangeWord()
   nnoremap <buffer> <silent> <expr> cW <SID>ChangeWord()
-  nnoremap <buffer> <silent> cc <ScriptCmd>ClearLine(v:count1, true)<CR>
+  nnoremap <buffer> <silent> cc <ScriptCmd>ClearLine(v:count1, true)<Bar>Settle()<CR>
   xnoremap <buffer> <silent> <expr> c <SID>Operator('change')
   xnoremap <buffer> <silent> <expr> s <SID>Operator('change')
-  nnoremap <buffer> <silent> <nowait> r <ScriptCmd>ReplaceChar()<CR>
-  nnoremap <buffer> <silent> <nowait> p <ScriptCmd>Put(true)<CR>
-  nnoremap <buffer> <silent> <nowait> P <ScriptCmd>Put(false)<CR>
+  nnoremap <buffer> <silent> <nowait> r <ScriptCmd>ReplaceChar()<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> p <ScriptCmd>Put(true)<Bar>Settle()<CR>
+  nnoremap <buffer> <silent> <nowait> P <ScriptCmd>Put(false)<Bar>Settle()<CR>
   nnoremap <buffer> <silent> yy <ScriptCmd>YankLine()<CR>
   nnoremap <buffer> <silent> <nowait> Y <ScriptCmd>YankLine()<CR>
-  nnoremap <buffer> <silent> <nowait> <PasteStart> <ScriptCmd>TerminalPaste()<CR>
+  nnoremap <buffer> <silent> <nowait> <PasteStart> <ScriptCmd>TerminalPaste()<Bar>Settle()<CR>
   inoremap <buffer> <silent> <nowait> <PasteStart> <ScriptCmd>TerminalPaste()<CR>
   # The form's lines are formd's: no new lines, no joins.
   for key in ['o', 'O', 'J', 'gJ']

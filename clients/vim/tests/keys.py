@@ -521,17 +521,22 @@ def set_text(d, v, text, field="email", row=0):
 
 
 def press(v, keys):
-    """Keys one after the other: "-text" is typed at once (typeahead), "~text" a character
-    at a time at a person's pace, anything else is a tmux key name."""
-    for k in keys:
-        if k.startswith("-"):
-            v.type(k[1:])
-        elif k.startswith("~"):
-            for c in k[1:]:
-                v.type(c)
-                time.sleep(0.1)
+    """Keys in order: "-text" typed at once, "~text" a character at a time at a person's
+    pace, anything else a tmux key name (a run of them sent together, as typeahead)."""
+    names = []
+    for k in keys + ["-"]:
+        if k[:1] in ("-", "~"):
+            if names:
+                v.keys(*names)
+                names = []
+            if k.startswith("-"):
+                v.type(k[1:])
+            else:
+                for c in k[1:]:
+                    v.type(c)
+                    time.sleep(0.1)
         else:
-            v.keys(k)
+            names.append(k)
 
 
 def burst(v, *keys):
