@@ -45,6 +45,22 @@ final class LargeAnswerTests: XCTestCase {
         XCTAssertEqual(formd.waitForExit(), 0)
     }
 
+    /// SIGTERM while a streamed answer waits for a reader that does not read: formd still
+    /// stops at once.
+    func testSIGTERMEndsAStreamedAnswerThatNobodyReads() throws {
+        let form = try Self.formFile(fields: 5_000)
+        defer { try? FileManager.default.removeItem(at: form) }
+        let formd = try SpawnedFormd(["--form", form.path])
+        XCTAssertTrue(formd.send(#"{"id":1,"method":"getState"}"# + "\n"))
+        usleep(500_000)  // stdout is not read: its pipe fills and the stream waits
+        XCTAssertTrue(formd.isRunning)
+        let start = Date()
+        formd.signal(SIGTERM)
+        let status = try XCTUnwrap(formd.waitForExit(timeout: 2), "formd did not stop")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+        XCTAssertTrue(WaitStatus.exited(status) && WaitStatus.exitCode(status) == 0, WaitStatus.describe(status))
+    }
+
     /// Framed, the answer's size is counted before its header is written.
     func testAStreamedAnswerHasItsContentLength() throws {
         let form = try Self.formFile(fields: 2_000)
