@@ -20,7 +20,18 @@ extension TextBuffer {
             } ?? nil
         } ?? nil
         guard let (change, insertedChars, inline) = found else { return nil }
-        // Typing at the end and replacing everything (most edits) skip the general splice.
+        splice(lo, hi, with: s, inline: inline)
+        length += insertedChars - (hi.offset - lo.offset)
+        let caret = Cursor(index(utf8: edit.loUTF8 + s.utf8.count), lo.offset + insertedChars)
+        anchor = caret
+        head = caret
+        return change
+    }
+
+    /// Puts `s` in place of `lo..<hi` in `text`, or the new text `inline` when it was
+    /// built already. Typing at the end and replacing everything (most edits) skip the
+    /// general splice.
+    mutating func splice(_ lo: Cursor, _ hi: Cursor, with s: String, inline: String? = nil) {
         if let inline {
             text = inline
         } else if lo.offset == 0 && hi.offset == length {
@@ -30,11 +41,6 @@ extension TextBuffer {
         } else {
             text.replaceSubrange(lo.index..<hi.index, with: s)
         }
-        length += insertedChars - (hi.offset - lo.offset)
-        let caret = Cursor(index(utf8: edit.loUTF8 + s.utf8.count), lo.offset + insertedChars)
-        anchor = caret
-        head = caret
-        return change
     }
 }
 

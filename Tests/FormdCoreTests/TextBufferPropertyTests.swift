@@ -41,6 +41,41 @@ final class TextBufferPropertyTests: XCTestCase {
         checkRandomEdits(seed: 0x5C3, rounds: 3_000, textPieces: 6, hazardEvery: 2, plain: ["é", "e"])
     }
 
+    /// Texts of letters with combining marks, emoji with skin tones and variation
+    /// selectors, controls before marks, and every hazard beside them: the combining path
+    /// (`TextBuffer+CombiningEdits.swift`) must be taken often and agree with the general one.
+    static let combining = ["a", "e", "\u{301}", "\u{308}", "é", "日", "👍", "\u{1F3FD}", "\u{FE0F}", " ", "\t", "\n", "\u{20E3}", "Ω"]
+
+    func testRandomEditsOfCombiningTextsAgreeWithACountFromScratch() {
+        checkRandomEdits(seed: 0xC0_1, rounds: 3_000, textPieces: 10, hazardEvery: 0, plain: Self.combining)
+        checkRandomEdits(seed: 0xC0_2, rounds: 3_000, textPieces: 10, hazardEvery: 4, plain: Self.combining)
+        checkRandomEdits(seed: 0xC0_3, rounds: 500, textPieces: 80, hazardEvery: 20, plain: Self.combining)
+    }
+
+    func testTheCombiningPathIsTakenAndAgreesWithTheGeneralPath() {
+        var rng = SplitMix64(seed: 0xC0_4)
+        var taken = 0
+        let rounds = 4_000
+        for round in 0..<rounds {
+            let old = randomText(&rng, pieces: rng.next(below: 12), hazardEvery: 6, plain: Self.combining)
+            let n = old.count
+            let a = rng.next(below: n + 1), b = rng.next(below: n + 1)
+            let lo = cursor(old, at: min(a, b)), hi = cursor(old, at: max(a, b))
+            let s = randomText(&rng, pieces: rng.next(below: 4), hazardEvery: 6, plain: Self.combining)
+            var combining = TextBuffer(old), walked = combining
+            guard let change = combining.replaceCombiningCharacters(lo, hi, with: s) else { continue }
+            taken += 1
+            let context = "round \(round): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
+            let expected = walked.replaceWalkingClusters(lo, hi, with: s)
+            XCTAssertEqual(change, expected, context)
+            XCTAssertEqual(Array(change.removed.utf8), Array(expected.removed.utf8), context)
+            XCTAssertEqual(Array(change.inserted.utf8), Array(expected.inserted.utf8), context)
+            XCTAssertEqual(combining, walked, context)
+            XCTAssertEqual(combining.length, combining.text.count, context)
+        }
+        XCTAssertGreaterThan(taken, rounds / 3)
+    }
+
     /// Long texts, all plain ASCII or nearly: past the inline splice's 15 bytes, where the
     /// one-byte path appends, replaces the whole text or splices it.
     func testRandomEditsOfLongASCIITextsAgreeWithACountFromScratch() {

@@ -1,0 +1,50 @@
+@testable import FormdCore
+import FormdTestSupport
+import XCTest
+
+/// `CombiningScalars` against the standard library's grapheme breaking (the Unicode data
+/// of this toolchain): every mark joins every simple scalar that is not a possible
+/// control, and starts a character of its own where nothing comes before it.
+final class CombiningScalarsTests: XCTestCase {
+    func testEveryMarkJoinsWhatComesBeforeItAndNothingAfter() {
+        var marks = 0
+        for v in UInt32(0)...0x10FFFF where CombiningScalars.isMark(v) {
+            marks += 1
+            let mark = Unicode.Scalar(v)!
+            XCTAssertFalse(SimpleScalars.isSimple(v))
+            // Joined to a letter, and again after itself; a letter after it, and a
+            // consonant after a consonant and it (no virama: GB9c), break.
+            for base: Unicode.Scalar in ["a", "\u{915}", "👍", "\u{301}"] {
+                var text = String(base)
+                text.unicodeScalars.append(mark)
+                text.unicodeScalars.append(mark)
+                text.unicodeScalars.append(base == "\u{301}" ? "a" : base)
+                XCTAssertEqual(text.count, 2, "U+\(String(v, radix: 16)) after U+\(String(base.value, radix: 16))")
+            }
+            XCTAssertEqual((String(mark) + "a").count, 2, "U+\(String(v, radix: 16)) at the start")
+        }
+        XCTAssertGreaterThan(marks, 250)
+        for s in ["\u{301}", "\u{308}", "\u{1F3FD}", "\u{FE0F}", "\u{20E3}", "\u{3099}"] {
+            XCTAssertTrue(CombiningScalars.isMark(s.unicodeScalars.first!.value), s.debugDescription)
+        }
+        for s in ["a", "\u{200D}", "\u{94D}", "\u{903}", "\u{600}", "🇫", "\u{1100}", "\r"] {
+            XCTAssertFalse(CombiningScalars.isMark(s.unicodeScalars.first!.value), s.debugDescription)
+        }
+    }
+
+    /// A mark after any simple scalar but a possible control is one character with it;
+    /// after a control it is not (so `mayBeControl` must hold every control).
+    func testMarksJoinEverySimpleScalarThatIsNotAControl() {
+        for v in UInt32(0)...0x10FFFF where SimpleScalars.isSimple(v) {
+            var text = String(Unicode.Scalar(v)!)
+            text.unicodeScalars.append("\u{301}")
+            if !CombiningScalars.mayBeControl(v) {
+                XCTAssertEqual(text.count, 1, "U+\(String(v, radix: 16))")
+            }
+        }
+        for s in ["\t", "\n", "\u{7F}", "\u{AD}", "\u{200B}", "\u{2028}", "\u{FEFF}"] {
+            XCTAssertEqual((s + "\u{301}").count, 2, s.debugDescription)
+            XCTAssertTrue(CombiningScalars.mayBeControl(s.unicodeScalars.first!.value), s.debugDescription)
+        }
+    }
+}
