@@ -22,16 +22,25 @@ final class LargeAnswerTests: XCTestCase {
         return line
     }
 
-    func testAGetStateOfSixtyFiveThousandFieldsIsStreamed() throws {
-        let form = try Self.formFile(fields: 65_000)
+    /// What formd, serving a form of `fields` bare fields, answers to `request`, and how much
+    /// its peak RSS grew (KiB) while it did.
+    static func answer(to request: String, fields: Int) throws -> (line: [UInt8], growth: Int) {
+        let form = try formFile(fields: fields)
         defer { try? FileManager.default.removeItem(at: form) }
         let formd = try SpawnedFormd(["--form", form.path])
         XCTAssertTrue(formd.send(#"{"id":0,"method":"validate"}"# + "\n"))
-        XCTAssertFalse(Self.readLine(formd).isEmpty)
+        XCTAssertFalse(readLine(formd).isEmpty)
         let before = try XCTUnwrap(formd.peakRSSKiB)
-        XCTAssertTrue(formd.send(#"{"id":1,"method":"getState"}"# + "\n"))
-        let line = Self.readLine(formd)
+        XCTAssertTrue(formd.send(request + "\n"))
+        let line = readLine(formd)
         let growth = try XCTUnwrap(formd.peakRSSKiB) - before
+        formd.closeStdin()
+        XCTAssertEqual(formd.waitForExit(), 0)
+        return (line, growth)
+    }
+
+    func testAGetStateOfSixtyFiveThousandFieldsIsStreamed() throws {
+        let (line, growth) = try Self.answer(to: #"{"id":1,"method":"getState"}"#, fields: 65_000)
         XCTAssertGreaterThan(line.count, 40_000_000)
         // Built whole, the answer alone took more than its 43 MB (69 MB more in a release
         // build before); streamed, 5 MB.
@@ -41,8 +50,6 @@ final class LargeAnswerTests: XCTestCase {
         let fields = try XCTUnwrap((answer["result"] as? [String: Any])?["fields"] as? [[String: Any]])
         XCTAssertEqual(fields.count, 65_000)
         XCTAssertEqual(fields.last?["id"] as? String, "f64999")
-        formd.closeStdin()
-        XCTAssertEqual(formd.waitForExit(), 0)
     }
 
     /// SIGTERM while a streamed answer waits for a reader that does not read: formd still
@@ -74,15 +81,7 @@ final class LargeAnswerTests: XCTestCase {
     }
 
     func testAGetStateInABatchPastMaxLineOutputIsRefusedUnbuilt() throws {
-        let form = try Self.formFile(fields: 65_000)
-        defer { try? FileManager.default.removeItem(at: form) }
-        let formd = try SpawnedFormd(["--form", form.path])
-        XCTAssertTrue(formd.send(#"{"id":0,"method":"validate"}"# + "\n"))
-        XCTAssertFalse(Self.readLine(formd).isEmpty)
-        let before = try XCTUnwrap(formd.peakRSSKiB)
-        XCTAssertTrue(formd.send(#"[{"id":1,"method":"getState"},{"id":2,"method":"validate"}]"# + "\n"))
-        let line = Self.readLine(formd)
-        let growth = try XCTUnwrap(formd.peakRSSKiB) - before
+        let (line, growth) = try Self.answer(to: #"[{"id":1,"method":"getState"},{"id":2,"method":"validate"}]"#, fields: 65_000)
         XCTAssertLessThan(growth, 24 << 10, "peak RSS grew \(growth) KiB for a refused answer")
         let batch = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line)) as? [[String: Any]])
         XCTAssertEqual(batch.count, 2)
@@ -92,7 +91,5 @@ final class LargeAnswerTests: XCTestCase {
         XCTAssertTrue(message.hasPrefix("limit maxLineOutput exceeded: this getState's answer is ")
                       && message.hasSuffix("(raise it with --max-line-output)"), message)
         XCTAssertEqual((batch.last?["error"] as? [String: Any])?["code"] as? Int, -32003, "the rest of the batch is refused too")
-        formd.closeStdin()
-        XCTAssertEqual(formd.waitForExit(), 0)
     }
 }
