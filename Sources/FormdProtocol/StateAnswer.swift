@@ -18,14 +18,25 @@ public struct StateAnswer: Sendable {
     /// Answers of about this size or more are streamed or counted, not built whole.
     public static let largeBytes = 1 << 16
 
-    /// Whether the answer may be `largeBytes` or more: its texts and displays, and a
-    /// field's settings and flags at the least (about 450 bytes). A look at each field's
-    /// counts, far cheaper than writing it.
+    /// Whether the answer may be `largeBytes` or more: every string a field's state writes
+    /// (texts, labels, hints, ids, error messages…), and a field's settings and flags at
+    /// the least (about 450 bytes). A look at each field's counts, far cheaper than writing it.
     public static func isLarge(_ state: FormSnapshot) -> Bool {
         if state.fields.count * 450 >= largeBytes { return true }
         var bytes = 0
-        for f in state.fields { bytes += (f.text?.utf8.count ?? 0) + f.display.utf8.count }
+        for f in state.fields { bytes += stringBytes(f) }
         return bytes + state.fields.count * 450 >= largeBytes
+    }
+
+    /// The bytes of the strings `FieldEncoder.writeSnapshot` writes for `f`, unescaped.
+    private static func stringBytes(_ f: FieldSnapshot) -> Int {
+        let a = f.attributes
+        var bytes = f.id.utf8.count + (f.text?.utf8.count ?? 0) + f.display.utf8.count
+        for s in [a.label, a.placeholder, a.patternHint, a.pattern?.source, a.inputFilter?.source] { bytes += s?.utf8.count ?? 0 }
+        for m in a.hints.members { bytes += m.key.utf8.count + m.json.utf8.count }
+        for name in f.configuration { bytes += name.utf8.count }
+        for e in f.validity.errors { bytes += e.message.utf8.count }
+        return bytes
     }
 
     /// The response's exact size in bytes (without framing), by writing each piece into a

@@ -80,6 +80,24 @@ final class LargeAnswerTests: XCTestCase {
         XCTAssertEqual(framed.stdout, "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
     }
 
+    /// Labels count as texts do: a few fields with long labels make an answer as large as
+    /// long texts do, and in a batch it is counted and refused, not built whole (its size
+    /// was judged by texts alone: 5 labels of 200 KB gave a 1 MB answer past the bound).
+    func testAGetStateOfLongLabelsInABatchIsCountedAndRefused() throws {
+        let label = String(repeating: "L", count: 200_000)
+        var input = #"{"id":0,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"},{"id":"c"},{"id":"d"},{"id":"e"}]}}"# + "\n"
+        for id in ["a", "b", "c", "d", "e"] {
+            input += #"{"id":"\#(id)","method":"configureField","params":{"field":"\#(id)","label":"\#(label)"}}"# + "\n"
+        }
+        input += #"[{"id":1,"method":"getState"}]"# + "\n"
+        let out = try FormdProcess.run(["--max-line-output", "500000"], input: input)
+        let last = try XCTUnwrap(out.stdout.split(separator: "\n").last)
+        let batch = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [[String: Any]])
+        let error = try XCTUnwrap(batch.first?["error"] as? [String: Any], "answered whole: \(last.utf8.count) bytes")
+        XCTAssertEqual(error["code"] as? Int, -32003)
+        XCTAssertTrue((error["message"] as? String ?? "").hasPrefix("limit maxLineOutput exceeded: this getState's answer is "))
+    }
+
     func testAGetStateInABatchPastMaxLineOutputIsRefusedUnbuilt() throws {
         let (line, growth) = try Self.answer(to: #"[{"id":1,"method":"getState"},{"id":2,"method":"validate"}]"#, fields: 65_000)
         XCTAssertLessThan(growth, 24 << 10, "peak RSS grew \(growth) KiB for a refused answer")

@@ -50,4 +50,31 @@ final class StateAnswerTests: XCTestCase {
         state.fields[0].text = String(repeating: "x", count: 70_000)
         XCTAssertTrue(StateAnswer.isLarge(state), "a long text alone makes it large")
     }
+
+    /// Every string a field's state writes counts, not only its text: a few fields with
+    /// long labels (or hints, ids, pattern hints…) make an answer as large as long texts do.
+    func testEveryStringOfAFieldCountsTowardsLarge() throws {
+        let long = String(repeating: "L", count: 70_000)
+        let settings: [(String, (inout FieldAttributes) -> Void)] = [
+            ("label", { $0.label = long }),
+            ("placeholder", { $0.placeholder = long }),
+            ("patternHint", { $0.patternHint = long }),
+            ("hints", { $0.hints = FieldHints([.init(key: "k", json: "\"" + long + "\"")]) }),
+        ]
+        for (name, set) in settings {
+            var state = try snapshot(fields: 1)
+            set(&state.fields[0].attributes)
+            XCTAssertGreaterThan(StateAnswer(id: .string("1"), state: state).count(), StateAnswer.largeBytes, name)
+            XCTAssertTrue(StateAnswer.isLarge(state), "a long \(name) makes it large")
+        }
+        var state = try snapshot(fields: 1)
+        state.fields[0].id = long
+        XCTAssertTrue(StateAnswer.isLarge(state), "a long id makes it large")
+        state = try snapshot(fields: 1)
+        state.fields[0].configuration = [long]
+        XCTAssertTrue(StateAnswer.isLarge(state), "a long preset name makes it large")
+        state = try snapshot(fields: 1)
+        state.fields[0].validity = Validity(errors: [ValidationError(.patternMismatch, long)])
+        XCTAssertTrue(StateAnswer.isLarge(state), "a long error message makes it large")
+    }
 }
