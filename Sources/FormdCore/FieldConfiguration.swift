@@ -45,14 +45,35 @@ final class FieldConfiguration: Equatable, Sendable {
         FieldConfiguration(configuration: configuration, options: options, attributes: attributes, presetText: presetText)
     }
 
-    /// True when a spec with these keys would resolve to this same configuration.
+    /// True when a spec with these keys would resolve to this same configuration, every
+    /// string spelt byte for byte alike: `==` on strings is canonical equivalence, and a
+    /// field must report the spelling it was given, not its neighbour's.
     func matches(configuration: [String], options: FieldOptions) -> Bool {
-        guard configuration == self.configuration else { return false }
+        guard configuration.count == self.configuration.count,
+              zip(configuration, self.configuration).allSatisfy({ sameBytes($0, $1) }) else { return false }
         // Compared as given when it sets no text: a copy costs a retain per reference held.
-        if options.text == nil { return options == self.options }
+        if options.text == nil { return options == self.options && spelledAlike(options) }
         var own = options
         own.text = nil
-        return own == self.options
+        return own == self.options && spelledAlike(own)
+    }
+
+    /// The strings of `options` (already `==` to this configuration's) have the same bytes.
+    private func spelledAlike(_ options: FieldOptions) -> Bool {
+        func same(_ a: String??, _ b: String??) -> Bool {
+            guard case .some(.some(let a)) = a, case .some(.some(let b)) = b else { return true }
+            return sameBytes(a, b)
+        }
+        func same(_ a: FieldPattern??, _ b: FieldPattern??) -> Bool {
+            guard case .some(.some(let a)) = a, case .some(.some(let b)) = b else { return true }
+            return sameBytes(a.source, b.source)
+        }
+        let mine = self.options
+        guard same(options.label, mine.label), same(options.placeholder, mine.placeholder),
+              same(options.patternHint, mine.patternHint), same(options.pattern, mine.pattern),
+              same(options.inputFilter, mine.inputFilter) else { return false }
+        let hints = options.hints?.members ?? [], myHints = mine.hints?.members ?? []
+        return zip(hints, myHints).allSatisfy { sameBytes($0.key, $1.key) && sameBytes($0.json, $1.json) }
     }
 
     /// Equal by value, so fields compare the same whether or not they share an instance.

@@ -1,8 +1,8 @@
 /// One form: fields in order, at most one first responder, and its event counter.
 ///
 /// Fields live in an array (order matters for Return and focus moves) with an id → index
-/// map beside it, so every per-field command finds its field in O(1). The map is rebuilt
-/// only when fields are added or removed.
+/// map beside it, so every per-field command finds its field in O(1). The map changes
+/// only when fields are added or removed; appending a field costs O(1).
 public struct Form: Equatable, Sendable {
     public let name: String
     /// Number of the last event emitted; +1 per event, never reset.
@@ -32,7 +32,7 @@ public struct Form: Equatable, Sendable {
 
     /// The index of field `id`, or the protocol's unknown-field error.
     public func index(of id: String) throws(FormError) -> Int {
-        guard let i = indexByID[id] else { throw .unknownField(field: id, form: name) }
+        guard let i = indexByID.position(of: id, idAt: { fields[$0].id }) else { throw .unknownField(field: id, form: name) }
         return i
     }
 
@@ -69,30 +69,33 @@ public struct Form: Equatable, Sendable {
     }
 
     mutating func insertField(_ field: Field, at i: Int) {
+        changeIndex { index, idAt in index.insert(field.id, at: i, idAt: idAt) }
         fields.insert(field, at: i)
         if let r = responder, r >= i { responder = r + 1 }
         if let p = pendingBecome, p >= i { pendingBecome = p + 1 }
-        reindex(from: i)
     }
 
     /// Removes field `i`; the caller has already made it resign and dropped its demand.
     mutating func removeField(at i: Int) {
         precondition(responder != i && pendingBecome != i)
-        indexByID.removeValue(forKey: fields[i].id)
+        changeIndex { index, idAt in index.remove(at: i, idAt: idAt) }
         fields.remove(at: i)
         if let r = responder, r > i { responder = r - 1 }
         if let p = pendingBecome, p > i { pendingBecome = p - 1 }
-        reindex(from: i)
     }
 
     private mutating func rebuildIndex() {
         indexByID.removeAll()
-        reindex(from: 0)
+        for field in fields { _ = indexByID.append(field.id) }
     }
 
-    /// Only fields at or after `start` moved, so appending a field costs O(1).
-    private mutating func reindex(from start: Int) {
-        for i in start..<fields.count { indexByID.updateValue(i, forKey: fields[i].id) }
+    /// Changes the index with the fields' ids read in place: a copy of `fields` alive
+    /// while they change would copy every field.
+    private mutating func changeIndex(_ body: (inout FieldIndex, (Int) -> String) -> Void) {
+        var index = FieldIndex()
+        swap(&index, &indexByID)
+        fields.withUnsafeBufferPointer { fields in body(&index, { fields[$0].id }) }
+        indexByID = index
     }
 
     public func snapshot(includeSecrets: Bool) -> FormSnapshot {

@@ -19,7 +19,7 @@ extension Form {
         newFields.reserveCapacity(count)
         for i in 0..<count {
             let spec = try spec(i)
-            guard index.updateValue(i, forKey: spec.id) == nil else {
+            guard index.append(spec.id) else {
                 throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
             }
             // Fields configured like the one before share its configuration object.

@@ -1,10 +1,12 @@
 @testable import FormdCore
+import FormdBytes
 import FormdTestSupport
 import XCTest
 
-/// `FieldIndex` against a dictionary: random adds, moves and removals of ids of every
-/// kind (short ASCII held inline or out of line, long, non-ASCII, empty), every id looked
-/// up after every step, absent ones included.
+/// `FieldIndex` against a dictionary of the same ids: random appends, inserts and removals
+/// of ids of every kind (short ASCII held inline or out of line, long, non-ASCII, empty,
+/// canonically equal spellings, ids whose 32-bit hashes collide), every id looked up after
+/// every step, absent ones included.
 final class FieldIndexTests: XCTestCase {
     /// Ids that look alike to the table: short ASCII of every length, the same text held
     /// out of line, ids of 15 and 16 bytes, non-ASCII and canonically equal spellings.
@@ -25,65 +27,133 @@ final class FieldIndexTests: XCTestCase {
         }
     }
 
-    func testMatchesADictionaryThroughRandomChanges() {
-        var rng = SplitMix64(seed: 0x1D)
-        for round in 0..<20 {
+    /// Pairs of different short ids whose 32-bit hashes are equal in this process (so the
+    /// table can tell them apart only by the field's own id).
+    static let collidingIDs: [String] = {
+        let index = FieldIndex()
+        var seen: [UInt32: String] = [:]
+        var out: [String] = []
+        var n = 0
+        while out.count < 8 {
+            let id = "c\(n)"
+            n += 1
+            let h = index.hash(ShortASCII.words(of: id)!)
+            if let other = seen.updateValue(id, forKey: h) { out += [other, id] }
+        }
+        return out
+    }()
+
+    /// The reference: each id to its position, as a dictionary compares strings.
+    private func reference(_ ids: [String]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+    }
+
+    private func checkRandomChanges(pool: [String], rounds: Int, steps: Int, seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        for round in 0..<rounds {
             var index = FieldIndex()
-            var reference: [String: Int] = [:]
-            var pool: [String] = [""]
-            for n in 0..<300 { pool.append(Self.id(n + round * 1000, &rng)) }
-            for step in 0..<2000 {
+            var ids: [String] = []
+            for step in 0..<steps {
                 let id = pool[rng.next(below: pool.count)]
-                if rng.next(below: 3) == 0 {
-                    index.removeValue(forKey: id)
-                    reference[id] = nil
-                } else {
-                    XCTAssertEqual(index.updateValue(step, forKey: id), reference.updateValue(step, forKey: id))
+                let held = reference(ids)[id] != nil
+                switch rng.next(below: 4) {
+                case 0 where !ids.isEmpty:
+                    let p = rng.next(below: ids.count)
+                    index.remove(at: p, idAt: { ids[$0] })
+                    ids.remove(at: p)
+                case 1 where !held:
+                    let p = rng.next(below: ids.count + 1)
+                    index.insert(id, at: p, idAt: { ids[$0] })
+                    ids.insert(id, at: p)
+                default:
+                    XCTAssertEqual(index.append(id), !held, "\(id.debugDescription) at step \(step)")
+                    if !held { ids.append(id) }
                 }
+                XCTAssertEqual(index.count, ids.count)
                 if step % 50 == 0 || round == 0 {
-                    for probe in pool { XCTAssertEqual(index[probe], reference[probe], "\(probe.debugDescription) at step \(step)") }
+                    let model = reference(ids)
+                    for probe in pool {
+                        XCTAssertEqual(index.position(of: probe, idAt: { ids[$0] }), model[probe],
+                                       "\(probe.debugDescription) at step \(step) of round \(round)")
+                    }
                 }
-                XCTAssertEqual(index.count, reference.count)
             }
         }
     }
 
+    func testMatchesADictionaryThroughRandomChanges() {
+        var rng = SplitMix64(seed: 0x1D)
+        var pool: [String] = [""]
+        for n in 0..<300 { pool.append(Self.id(n, &rng)) }
+        checkRandomChanges(pool: pool, rounds: 10, steps: 1000, seed: 0x2E)
+    }
+
+    func testIDsWithCollidingHashesAreToldApartByTheFieldsID() {
+        let colliding = Self.collidingIDs
+        let index = FieldIndex()
+        for pair in stride(from: 0, to: colliding.count, by: 2) {
+            XCTAssertNotEqual(colliding[pair], colliding[pair + 1])
+            XCTAssertEqual(index.hash(ShortASCII.words(of: colliding[pair])!), index.hash(ShortASCII.words(of: colliding[pair + 1])!))
+        }
+        // Only one of a colliding pair held: the other is absent, not found at its place.
+        var one = FieldIndex()
+        XCTAssertTrue(one.append(colliding[0]))
+        XCTAssertNil(one.position(of: colliding[1], idAt: { _ in colliding[0] }))
+        XCTAssertTrue(one.append(colliding[1]))
+        XCTAssertEqual(one.position(of: colliding[1], idAt: { colliding[$0] }), 1)
+        var rng = SplitMix64(seed: 0x3F)
+        var pool = colliding + ["K1", "\u{212A}1", "\u{E9}", "e\u{301}", ""]
+        for n in 0..<40 { pool.append(Self.id(n, &rng)) }
+        checkRandomChanges(pool: pool, rounds: 10, steps: 1000, seed: 0x40)
+    }
+
     func testEqualStringsFindTheSameFieldHoweverTheyAreHeld() {
         var index = FieldIndex()
-        index.updateValue(7, forKey: "email")
+        var ids: [String] = []
+        func add(_ id: String) -> Bool {
+            guard index.append(id) else { return false }
+            ids.append(id)
+            return true
+        }
+        func find(_ id: String) -> Int? { index.position(of: id, idAt: { ids[$0] }) }
+        XCTAssertTrue(add("email"))
         var outOfLine = String(repeating: "-", count: 32) + "email"
         outOfLine.removeFirst(32)
-        XCTAssertEqual(index[outOfLine], 7)
-        index.updateValue(8, forKey: "\u{E9}t\u{E9}")
-        XCTAssertEqual(index["e\u{301}te\u{301}"], 8, "canonically equal, as Swift compares strings")
+        XCTAssertEqual(find(outOfLine), 0)
+        XCTAssertFalse(add(outOfLine))
+        XCTAssertTrue(add("\u{E9}t\u{E9}"))
+        XCTAssertEqual(find("e\u{301}te\u{301}"), 1, "canonically equal, as Swift compares strings")
         // Non-ASCII strings equal to ASCII ones: the Kelvin sign is "K", the Greek question
         // mark ";". Either spelling finds the field stored under the other, and is the
-        // same id when stored again.
-        index.updateValue(9, forKey: "K")
-        XCTAssertEqual(index["\u{212A}"], 9)
-        XCTAssertEqual(index.updateValue(10, forKey: "\u{212A}"), 9)
-        XCTAssertEqual(index["K"], 10)
-        index.updateValue(11, forKey: "\u{037E}")
-        XCTAssertEqual(index[";"], 11)
-        XCTAssertEqual(index.updateValue(12, forKey: ";"), 11)
-        XCTAssertEqual(index["\u{037E}"], 12)
-        index.removeValue(forKey: "\u{212A}")
-        XCTAssertNil(index["K"])
-        index.removeValue(forKey: ";")
-        XCTAssertNil(index["\u{037E}"])
-        XCTAssertEqual(index.count, 2)
+        // same id when added again.
+        XCTAssertTrue(add("K"))
+        XCTAssertEqual(find("\u{212A}"), 2)
+        XCTAssertFalse(add("\u{212A}"))
+        XCTAssertTrue(add("\u{037E}"))
+        XCTAssertEqual(find(";"), 3)
+        XCTAssertFalse(add(";"))
+        index.remove(at: 2, idAt: { ids[$0] })
+        ids.remove(at: 2)
+        XCTAssertNil(find("K"))
+        XCTAssertNil(find("\u{212A}"))
+        XCTAssertEqual(find(";"), 2)
+        XCTAssertEqual(index.count, 3)
     }
 
     func testEqualityIgnoresTheOrderIdsWentIn() {
         var a = FieldIndex(), b = FieldIndex()
         let ids = (0..<100).map { "f\($0)" } + ["a-much-longer-field-id", "é"]
-        for (i, id) in ids.enumerated() { a.updateValue(i, forKey: id) }
-        for (i, id) in ids.enumerated().reversed() { b.updateValue(i, forKey: id) }
+        for id in ids { XCTAssertTrue(a.append(id)) }
+        var inB: [String] = []
+        for id in ids.reversed() {
+            b.insert(id, at: 0, idAt: { inB[$0] })
+            inB.insert(id, at: 0)
+        }
         XCTAssertEqual(a, b)
-        b.updateValue(0, forKey: "f99")
+        b.remove(at: 99, idAt: { inB[$0] })
+        inB.remove(at: 99)
         XCTAssertNotEqual(a, b)
-        b.updateValue(99, forKey: "f99")
-        b.removeValue(forKey: "é")
-        XCTAssertNotEqual(a, b)
+        b.insert("f99", at: 99, idAt: { inB[$0] })
+        XCTAssertEqual(a, b)
     }
 }
