@@ -165,6 +165,8 @@ public final class ListenServer {
         MessageWriter.writeErrorNotification(error, to: &w)
         w.writeRaw("\n")
         _ = w.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = shutdown(fd, Int32(SHUT_WR))
+        discardPendingInput(fd)
         Glibc.close(fd)
     }
 
@@ -355,20 +357,23 @@ public final class ListenServer {
     }
 
     private func close(_ c: Connection, graceful: Bool) {
-        if graceful {
-            // Unread input would make the peer's read fail with ECONNRESET instead of
-            // reaching the end of what was written to it.
-            var scratch = [UInt8](repeating: 0, count: 4096)
-            var budget = 1 << 20
-            while budget > 0 {
-                let n = read(c.fd, &scratch, scratch.count)
-                if n <= 0 { break }
-                budget -= n
-            }
-        }
+        if graceful { discardPendingInput(c.fd) }
         Glibc.close(c.fd)
         c.reader.close()
         c.closed = true
+    }
+
+    /// Reads and drops what a peer already sent (up to 1 MiB, without waiting): closing a
+    /// socket with unread input makes the peer's read fail with ECONNRESET instead of
+    /// reaching the end of what was written to it.
+    private func discardPendingInput(_ fd: Int32) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        var budget = 1 << 20
+        while budget > 0 {
+            let n = read(fd, &scratch, scratch.count)
+            if n <= 0 { break }
+            budget -= n
+        }
     }
 
     private func now() -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import XCTest
 
 /// What clients of `formd --listen` can make it hold: how many of them, the unfinished
@@ -39,6 +40,35 @@ final class ListenLimitTests: XCTestCase {
         let (status, stderr) = daemon.stopAndCollect()
         XCTAssertEqual(status, 0)
         XCTAssertTrue(stderr.contains("turned a connection away: 2 clients are connected (--max-clients 2)"), stderr)
+    }
+
+    /// A client turned away after it already sent requests reads its `error` notification
+    /// and then the end of the stream, not ECONNRESET: the daemon drops what it sent before
+    /// closing (unread input turned half the closes into resets).
+    func testATurnedAwayClientReadsItsErrorAndACleanEnd() throws {
+        let daemon = try ListenDaemon(args: ["--max-clients", "1"])
+        usleep(200_000)  // until the daemon has seen the end of the connection that probed it
+        let served = try SocketClient(daemon.socket, name: "served")
+        XCTAssertNotNil(served.call("validate")["result"])
+        let requests = Array(String(repeating: #"{"id":1,"method":"getState"}"# + "\n", count: 50).utf8)
+        for attempt in 0..<40 {
+            let fd = try ListenDaemon.connect(daemon.socket)
+            defer { Glibc.close(fd) }
+            _ = requests.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            while true {
+                let n = read(fd, &chunk, chunk.count)
+                if n > 0 { received += chunk[0..<n]; continue }
+                XCTAssertEqual(n, 0, "attempt \(attempt): read failed with errno \(errno) instead of reaching the end")
+                break
+            }
+            XCTAssertTrue(String(decoding: received, as: UTF8.self).contains("limit maxClients exceeded"), "attempt \(attempt)")
+        }
+        XCTAssertNotNil(served.call("validate")["result"])
+        XCTAssertEqual(daemon.stopAndCollect().status, 0)
     }
 
     /// The issue's attack scaled down: clients each holding most of a 1 MiB line. Past
