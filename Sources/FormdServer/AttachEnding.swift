@@ -5,65 +5,45 @@ import FormdJSON
 
 /// Why the daemon behind `formd attach` closed the connection, told from what passed through
 /// the bridge without parsing it all: the last message the daemon wrote (kept as the tail of
-/// its output) and whether the client's input named `"shutdown"`.
+/// its output) and the `shutdown` requests in the client's input (`ShutdownRequests`).
 ///
 /// In order: the daemon's last message is a `shutdown` notification (another client or a
-/// signal stopped it), or the answer `{}` to a `shutdown` this client sent (nothing at all
-/// after a `shutdown` notification, which is not answered), or the client's input had ended (the daemon closes once it has answered everything). An `error`
-/// notification without `line` ends the connection on purpose (an overflow, a refusal): exit
-/// 1 with its message. Anything else is a lost daemon: killed or crashed.
+/// signal stopped it), or the answer `{}` to a `shutdown` request this client sent (its id),
+/// or nothing at all after a `shutdown` notification this client sent (it is not answered),
+/// or the client's input had ended (the daemon closes once it has answered everything). An
+/// `error` notification without `line` ends the connection on purpose (an overflow, a
+/// refusal): exit 1 with its message. Anything else is a lost daemon: killed or crashed.
 struct AttachEnding {
     /// Enough for any message that ends a connection (they are short); a longer last message
     /// is a response or an event, which never does.
     static let tailLimit = 4096
-    private static let shutdownName = Array(#""shutdown""#.utf8)
 
-    /// The last bytes the daemon wrote (at most 2 × `tailLimit`, at least `tailLimit` when it wrote that many).
+    /// The last bytes the daemon wrote (at most 2 × `tailLimit`, at least `tailLimit` when it
+    /// wrote that many), contiguous.
     private var tail: [UInt8] = []
     /// Whether the daemon wrote more than `tail` holds.
     private var trimmed = false
-    /// Whether the client's input named `"shutdown"` (as a method, presumably).
-    private var shutdownSent = false
-    /// Whether the daemon wrote anything after that (a `shutdown` notification, which is
-    /// not answered, is followed by nothing).
-    private var receivedSinceShutdown = false
-    /// The last bytes of the client's input, for a name split between two reads.
-    private var inputTail: [UInt8] = []
+    private var shutdowns = ShutdownRequests()
+    /// Whether the daemon wrote anything after this client's `shutdown` notification.
+    private var receivedSinceNotification = false
 
     mutating func received(_ bytes: ArraySlice<UInt8>) {
-        if shutdownSent { receivedSinceShutdown = true }
-        tail.append(contentsOf: bytes.suffix(Self.tailLimit))
+        if shutdowns.notified { receivedSinceNotification = true }
+        if bytes.count >= Self.tailLimit {
+            // The old tail and the new read's suffix would not be contiguous.
+            trimmed = trimmed || !tail.isEmpty || bytes.count > Self.tailLimit
+            tail = Array(bytes.suffix(Self.tailLimit))
+            return
+        }
+        tail.append(contentsOf: bytes)
         if tail.count > 2 * Self.tailLimit {
             tail.removeFirst(tail.count - Self.tailLimit)
-            trimmed = true
-        } else if bytes.count > Self.tailLimit {
             trimmed = true
         }
     }
 
     mutating func sent(_ bytes: ArraySlice<UInt8>) {
-        guard !shutdownSent else { return }
-        let name = Self.shutdownName
-        // The name within this read, or across the seam with the one before.
-        shutdownSent = Self.find(name, in: inputTail + bytes.prefix(name.count - 1)) || Self.find(name, in: bytes)
-        inputTail = Array((inputTail + bytes.suffix(name.count - 1)).suffix(name.count - 1))
-    }
-
-    /// Whether `needle` occurs in `haystack` (memchr for its first byte, then memcmp).
-    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        return haystack.withUnsafeBytes { h in
-            needle.withUnsafeBytes { n in
-                let base = h.baseAddress!
-                var from = 0
-                let last = h.count - n.count
-                while from <= last, let hit = memchr(base + from, Int32(n[0]), last - from + 1) {
-                    if memcmp(hit, n.baseAddress!, n.count) == 0 { return true }
-                    from = base.distance(to: UnsafeRawPointer(hit)) + 1
-                }
-                return false
-            }
-        }
+        shutdowns.read(bytes)
     }
 
     /// The exit status once the daemon closed the connection; says why on stderr when it is 1.
@@ -76,16 +56,18 @@ struct AttachEnding {
                 return fail("the daemon at \(path) ended the connection: \(code) \(params["message"]?.stringValue ?? "")")
             }
         }
-        if shutdownSent && (!receivedSinceShutdown || last.map(Self.answersShutdown) == true) { return 0 }
+        if shutdowns.notified && !receivedSinceNotification { return 0 }
+        if let last, answersShutdown(last) { return 0 }
         if inputEnded { return 0 }
         return fail("lost the daemon at \(path): it closed the connection without a shutdown (killed, or crashed?)")
     }
 
-    /// Whether `message` holds an empty result, which is what `shutdown` answers (also
-    /// inside a batch's array of answers).
-    private static func answersShutdown(_ message: JSONValue) -> Bool {
+    /// Whether `message` is the answer `{}` to a `shutdown` this client sent (also inside a
+    /// batch's array of answers).
+    private func answersShutdown(_ message: JSONValue) -> Bool {
         switch message {
-        case .object(let o): o["result"] == .object(JSONObject())
+        case .object(let o):
+            o["result"] == .object(JSONObject()) && o["id"].map(shutdowns.ids.contains) == true
         case .array(let items): items.contains(where: answersShutdown)
         default: false
         }

@@ -44,12 +44,32 @@ final class AttachEndingTests: XCTestCase {
         XCTAssertTrue(stderr.contains("lost the daemon"), stderr)
     }
 
+    /// The reviewer's case: a text naming "shutdown" (plainly, or as an escaped
+    /// `"method":"shutdown"`), then another request answered `{}` (reset), then a kill: the
+    /// answer `{}` is not to a shutdown, so the daemon was lost.
+    func testAnEmptyAnswerAfterATextNamingShutdownIsNoShutdown() throws {
+        for text in ["shutdown", #"x","method":"shutdown"#] {
+            let daemon = try ListenDaemon(args: ["--form", "examples/login.json"])
+            let client = try attach(daemon)
+            XCTAssertEqual(client.call("setText", ["field": "email", "text": text]).result["applied"] as? Bool, true, text)
+            XCTAssertEqual((client.call("reset")["result"] as? [String: Any])?.count, 0, text)
+            kill(daemon.process.processIdentifier, SIGKILL)
+            let (status, stderr) = exitAndStderr(client)
+            XCTAssertEqual(status, 1, text)
+            XCTAssertEqual(stderr, "formd: lost the daemon at \(daemon.socket): it closed the connection without a shutdown (killed, or crashed?)\n", text)
+        }
+    }
+
     func testItsOwnShutdownEndsInOrder() throws {
         let batch = #"[{"jsonrpc":"2.0","id":1,"method":"getState"},{"jsonrpc":"2.0","id":2,"method":"shutdown"}]"#
         let framed = #"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#
         for (name, bytes) in [("a line", #"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"# + "\n"),
                               ("in a batch", batch + "\n"),
                               ("a notification (not answered)", #"{"jsonrpc":"2.0","method":"shutdown"}"# + "\n"),
+                              ("whitespace, the id last", #"{ "jsonrpc" : "2.0" , "method"\#t:  "shutdown" , "id" : "s" }"# + "\n"),
+                              ("after a text naming it", #"{"jsonrpc":"2.0","id":1,"method":"getState","params":{"x":"\"method\":\"shutdown\""}}"#
+                                + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"# + "\n"),
+                              ("Content-Length, pretty", "Content-Length: 57\r\n\r\n{\n  \"id\": 7,\n  \"method\": \"shutdown\",\n  \"jsonrpc\": \"2.0\"\n}"),
                               ("Content-Length", "Content-Length: \(framed.utf8.count)\r\n\r\n" + framed)] {
             let daemon = try ListenDaemon()
             let client = try attach(daemon)
@@ -71,6 +91,27 @@ final class AttachEndingTests: XCTestCase {
         let (status, stderr) = exitAndStderr(client)
         XCTAssertEqual(status, 0)
         XCTAssertEqual(stderr, "")
+    }
+
+    /// A request split across reads before its method, and its id after it: the object is
+    /// read on to its end for the id.
+    func testAShutdownRequestSplitAroundItsMethodIsSeen() throws {
+        for framing in ["lines", "Content-Length"] {
+            let daemon = try ListenDaemon()
+            let client = try attach(daemon)
+            let parts = [#"{"jsonrpc":"2.0","#, #""method" :"#, #" "shutdown","params":{"form":"}]\\\"{"}"#, #","id":3}"#]
+            if framing == "Content-Length" {
+                client.writeBytes(Data("Content-Length: \(parts.joined().utf8.count)\r\n\r\n".utf8))
+            }
+            for part in parts {
+                client.writeBytes(Data(part.utf8))
+                usleep(150_000)
+            }
+            if framing == "lines" { client.writeBytes(Data([10])) }
+            let (status, stderr) = exitAndStderr(client)
+            XCTAssertEqual(status, 0, framing)
+            XCTAssertEqual(stderr, "", framing)
+        }
     }
 
     func testAnotherClientsShutdownOrASignalEndsInOrder() throws {
