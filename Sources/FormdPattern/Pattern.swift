@@ -21,8 +21,9 @@ public final class Pattern: Sendable {
     private let root: PatternNode
     private let matcher: Mutex<Matcher>
 
-    /// The automaton, and the last text matched with its answer: a command re-run for
-    /// each position encoding in use asks again about the same text.
+    /// The automaton, and the last text matched with its answer: a field rebuilt with its
+    /// pattern (configureField, setEnabled, setSecure, setRevealed) asks again about a text
+    /// it asked about before, and fields sharing a preset's pattern and text ask in turn.
     private struct Matcher: ~Copyable {
         var dfa: LazyDFA? = nil
         /// Bytes of `dfa` counted in `Pattern.kept`.

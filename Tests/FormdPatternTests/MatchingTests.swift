@@ -124,8 +124,8 @@ final class MatchingTests: XCTestCase {
         XCTAssertTrue(cluster.matchesEachCharacter(of: "e\u{301}👩‍👩‍👧\r\n"))
     }
 
-    /// A command re-run for a client in another position encoding builds the same text anew
-    /// (equal bytes, other storage): it is answered from the memo, not read again.
+    /// A rebuilt field, or fields sharing a preset's pattern, ask again about a text built
+    /// apart (equal bytes, other storage): it is answered from the memo, not read again.
     func testTheSameTextIsReadOnceWhateverItsStorage() throws {
         let p = try Pattern("a+")
         let text = String(repeating: "a", count: 1000)
