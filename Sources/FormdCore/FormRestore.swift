@@ -93,7 +93,7 @@ extension FormEngine {
     /// An engine holding exactly the saved forms (and an empty default form if they
     /// have none). Undo histories start empty. Saved state over `maxForms`, `maxFields`
     /// or `maxTotalFields` (a daemon restarted with lower limits) fails, counted before
-    /// any field is built.
+    /// any field is built; over `maxTotalText`, once the texts are resolved.
     public init(limits: EngineLimits = EngineLimits(), restoring saved: [PersistedForm]) throws(FormError) {
         self.init(limits: limits)
         let forms = saved.count + (saved.contains { $0.name == FormEngine.defaultForm } ? 0 : 1)
@@ -111,5 +111,6 @@ extension FormEngine {
             guard names.insert(p.name).inserted else { throw .invalidParams("form \(quoted(p.name)) is saved twice") }
             install(try Form(restoring: p, limits: limits))
         }
+        try limits.checkRestoredText(heldTextBound)
     }
 }

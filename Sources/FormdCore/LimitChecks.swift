@@ -24,6 +24,13 @@ extension EngineLimits {
         }
     }
 
+    /// Restored forms hold `bytes` of text (every field's text and initial text).
+    func checkRestoredText(_ bytes: Int) throws(FormError) {
+        if bytes > maxTotalText {
+            throw .limitExceeded(limit: "maxTotalText", message: "limit maxTotalText exceeded: the saved forms hold \(bytes) bytes of text, at most \(maxTotalText) in all (raise it with --max-total-text)")
+        }
+    }
+
     /// Field `field` would hold `length` characters.
     func checkTextLength(_ length: Int, field: String) throws(FormError) {
         if length > maxTextLength {

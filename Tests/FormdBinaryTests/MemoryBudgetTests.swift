@@ -75,6 +75,34 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertEqual(field?["text"] as? String, texts[1])
     }
 
+    /// A hostile client keeps 10,000 fields' histories just under the budget and grows a
+    /// small form's and defines it anew over and over: that must cost what it costs under a
+    /// budget far from reach (the count goes down as the old field goes; it once waited for
+    /// a recount of every field, on every other command: 5.9 times slower). A ratio in the
+    /// same run, not a time.
+    func testHistoriesNearTheBudgetCostNoMoreThanFarFromIt() throws {
+        let fields = (0..<10_000).map { #"{"id":"x\#($0)"}"# }.joined(separator: ",")
+        var lines = [#"{"id":0,"method":"defineForm","params":{"form":"big","fields":[\#(fields)]}}"#]
+        for i in 0..<10_000 { lines.append(#"{"method":"setText","params":{"form":"big","field":"x\#(i)","text":"ab"}}"#) }
+        lines.append(#"{"method":"defineForm","params":{"form":"small","fields":[{"id":"a"}]}}"#)
+        let long = String(repeating: "z", count: 8_000)
+        for _ in 0..<1_500 {
+            lines.append(#"{"method":"setText","params":{"form":"small","field":"a","text":"\#(long)"}}"#)
+            lines.append(#"{"method":"defineForm","params":{"form":"small","fields":[{"id":"a"}]}}"#)
+        }
+        let input = lines.map { $0 + "\n" }.joined()
+        func seconds(budget: Int) throws -> Double {
+            let start = Date()
+            let out = try FormdProcess.run(["--max-undo-text", "\(budget)"], input: input)
+            XCTAssertEqual(out.status, 0, out.stderr)
+            return Date().timeIntervalSince(start)
+        }
+        // 10,000 steps of 130 bytes and one of 8,128: under the budget, never trimmed.
+        let near = try seconds(budget: 10_000 * 130 + 10_000)
+        let far = try seconds(budget: 1 << 30)
+        XCTAssertLessThan(near, 3 * far + 0.5, "near the budget \(near) s, far from it \(far) s")
+    }
+
     func testFieldsAreCountedAcrossForms() throws {
         let out = try FormdProcess.run(["--max-total-fields", "3"], input: """
             {"id":1,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"}]}}
@@ -117,5 +145,28 @@ final class MemoryBudgetTests: XCTestCase {
         let raised = try FormdProcess.run(["--state", state, "--max-total-fields", "4"], input: #"{"id":3,"method":"getState","params":{"form":"two"}}"# + "\n")
         XCTAssertEqual(raised.status, 0, raised.stderr)
         XCTAssertTrue(raised.stdout.contains(#""id":"d""#), raised.stdout)
+    }
+
+    /// Saved text over `--max-total-text` (every field's text and initial text) refuses to
+    /// start, with the reason, and leaves the state as it was.
+    func testStateOverTheTextBudgetRefusesToStart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("formd-text-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("state").path
+        let text = String(repeating: "t", count: 600)
+        let first = try FormdProcess.run(["--state", state], input: """
+            {"id":1,"method":"defineForm","params":{"fields":[{"id":"a","text":"\(text)"},{"id":"b"}]}}
+            {"id":2,"method":"setText","params":{"field":"b","text":"\(text)"}}
+
+            """)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        // a: 600 + 600 initial; b: 600.
+        let refused = try FormdProcess.run(["--state", state, "--max-total-text", "1799"], input: #"{"id":3,"method":"getState"}"# + "\n")
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertTrue(refused.stderr.contains("does not restore (limit maxTotalText exceeded") && refused.stderr.contains("--max-total-text"), refused.stderr)
+        let raised = try FormdProcess.run(["--state", state, "--max-total-text", "1800"], input: #"{"id":3,"method":"getState"}"# + "\n")
+        XCTAssertEqual(raised.status, 0, raised.stderr)
+        XCTAssertTrue(raised.stdout.contains(text), raised.stdout)
     }
 }
