@@ -64,6 +64,9 @@ enum Fuzz {
         if engine.forms.count > maxForms { fail("\(engine.forms.count) forms", input) }
         if engine.heldTextBytes > maxTotalText { fail("the forms hold \(engine.heldTextBytes) bytes of text", input) }
         if engine.heldHistoryBytes > maxUndoText { fail("the undo histories cost \(engine.heldHistoryBytes) bytes", input) }
+        if engine.countedHistoryBytes != engine.heldHistoryBytes {
+            fail("the undo histories cost \(engine.heldHistoryBytes) bytes, counted at \(engine.countedHistoryBytes)", input)
+        }
         if engine.fieldCount > maxTotalFields { fail("the forms hold \(engine.fieldCount) fields", input) }
         if Pattern.keptBytes > Pattern.keptBudget { fail("patterns keep \(Pattern.keptBytes) bytes of automata", input) }
         for (name, form) in engine.forms {

@@ -62,10 +62,12 @@ struct EditHistory: Equatable, Sendable {
     let limit: Int
     /// The cost of every live step, undo and redo.
     private(set) var bytes = 0
-    /// The change in `bytes` since `settle` last reported it.
+    /// The change in `bytes` since `settle` or `takeChange` last reported it.
     private var unsettled = 0
     /// The last undo step was made or grown since `settle` last stamped it.
     private var grown = false
+    /// The number of the engine's entry for this history, or -1 (`HistoryBudget.swift`).
+    var entry = -1
 
     init(limit: Int) { self.limit = limit }
 
@@ -98,6 +100,9 @@ struct EditHistory: Equatable, Sendable {
         }
         let kind = step.kind
         account(step.cost)
+        // Until `settle` stamps it, a step bears the serial of the one before it, so serials
+        // never fall even when a command makes two.
+        if let last = undoSteps.last { step.serial = last.serial }
         undoSteps.append(step)
         let live = undoSteps.count - undoStart
         if live > limit { dropOldest(live - limit) }
@@ -136,17 +141,40 @@ struct EditHistory: Equatable, Sendable {
         undoStart = 0
         redoStack.removeAll()
         open = false
+        grown = false
     }
 
-    /// Reports the change in `bytes` since the last call, stamping the last undo step
-    /// with `clock` if it was made or grown since.
-    mutating func settle(clock: Int) -> Int {
+    /// Reports the change in `bytes` since the last report, and stamps the last undo step
+    /// with `clock` if it was made or grown since (`stamped`). A history with steps and no
+    /// entry in the engine takes entry number `next` (`queued`).
+    mutating func settle(clock: Int, next: Int) -> (change: Int, stamped: Bool, queued: Bool) {
+        var stamped = false, queued = false
         if grown {
             grown = false
-            if undoSteps.count > undoStart { undoSteps[undoSteps.count - 1].serial = clock }
+            if undoSteps.count > undoStart {
+                undoSteps[undoSteps.count - 1].serial = clock
+                stamped = true
+                if entry < 0 {
+                    entry = next
+                    queued = true
+                }
+            }
         }
+        return (takeChange(), stamped, queued)
+    }
+
+    /// Reports the change in `bytes` since the last report.
+    mutating func takeChange() -> Int {
         defer { unsettled = 0 }
         return unsettled
+    }
+
+    /// What `settle` has reported of `bytes` so far.
+    var settledBytes: Int { bytes - unsettled }
+
+    /// The serial of the oldest live step: the first undo step, else the top of the redo stack.
+    var oldestSerial: Int? {
+        undoSteps.count > undoStart ? undoSteps[undoStart].serial : redoStack.last?.serial
     }
 
     /// Calls `body` with the serial and cost of every live step.

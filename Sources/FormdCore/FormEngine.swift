@@ -52,12 +52,15 @@ public struct FormEngine: Equatable, Sendable {
     /// Puts `form` in, replacing a form of the same name (restoring saved state).
     mutating func install(_ form: Form) {
         heldTextBound += form.heldTextBytes
-        if let i = indexByName[form.name] {
+        let i = indexByName[form.name] ?? storage.count
+        countHistory(of: form, replacing: i < storage.count ? storage[i] : nil)
+        if i < storage.count {
             storage[i] = form
         } else {
             indexByName[form.name] = storage.count
             storage.append(form)
         }
+        storage[i].historyTally = HistoryTally()
     }
 
     /// Carries out `command` on form `formName`. Positions in the command, its result and
@@ -85,7 +88,6 @@ public struct FormEngine: Equatable, Sendable {
             storage.append(form)
             return result
         }
-        startHistory(of: i)
         let result = try storage[i].perform(command, encoding: encoding, events: &events)
         settleHistory(of: i)
         return result

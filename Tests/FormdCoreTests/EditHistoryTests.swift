@@ -55,7 +55,7 @@ final class EditHistoryTests: XCTestCase {
             }
             if Bool.random(using: &rng) {
                 clock += 1
-                reported += h.settle(clock: clock)
+                reported += h.settle(clock: clock, next: 0).change
                 var cost = 0
                 h.forEachStep { _, c in cost += c }
                 XCTAssertEqual(h.bytes, cost)
@@ -68,7 +68,7 @@ final class EditHistoryTests: XCTestCase {
         var h = EditHistory(limit: 10)
         for i in 1...4 {
             h.record(step(i))
-            _ = h.settle(clock: i)
+            _ = h.settle(clock: i, next: 0)
         }
         _ = h.popUndo()
         _ = h.popUndo()

@@ -1,0 +1,73 @@
+@testable import FormdCore
+import FormdTestSupport
+import XCTest
+
+/// The engine's count of undo history is exact after every command, whatever takes
+/// histories away (`reset`, `defineForm` over a form, `removeField`, a secure field's new
+/// rules), and finding the oldest steps costs what the commands added, never a pass over
+/// every field.
+final class HistoryLedgerTests: XCTestCase {
+    private static let forms = ["default", "f1", "f2"]
+
+    private static func specs(_ count: Int) -> [FieldSpec] {
+        (0..<count).map { field("x\($0)") }
+    }
+
+    /// Random commands over three forms, texts up to a third of the budget: after each,
+    /// the counted bytes are the held bytes and within the budget, and the entries
+    /// trimming and sweeping have visited stay within a constant per command.
+    func testTheCountIsExactAfterEveryCommandAndTheWorkIsBoundedByTheCommands() throws {
+        let budget = 6_000
+        for seed in UInt64(1)...6 {
+            var rng = SplitMix64(seed: seed)
+            var engine = FormEngine(limits: EngineLimits(maxUndoSteps: 8, maxUndoText: budget))
+            for name in Self.forms {
+                _ = try engine.perform(.defineForm(fields: Self.specs(4), presets: [:]), on: name)
+            }
+            for n in 1...3_000 {
+                let form = Self.forms.randomElement(using: &rng)!
+                let id = "x\(Int.random(in: 0..<5, using: &rng))"
+                let size = Bool.random(using: &rng) ? Int.random(in: 0...budget / 3, using: &rng) : Int.random(in: 0...3, using: &rng)
+                let text = String(repeating: "abcé".randomElement(using: &rng)!, count: size)
+                let command: FormCommand
+                switch Int.random(in: 0..<100, using: &rng) {
+                case 0..<30: command = .setText(field: id, text: text)
+                case 30..<50: command = .insertText(field: id, text: text)
+                case 50..<58: command = .delete(field: id)
+                case 58..<70: command = .undo(field: id)
+                case 70..<78: command = .redo(field: id)
+                case 78..<83: command = .reset
+                case 83..<87: command = .defineForm(fields: Self.specs(Int.random(in: 1...5, using: &rng)), presets: [:])
+                case 87..<91: command = .removeField(id)
+                case 91..<95: command = .addField(field(id), after: nil)
+                case 95..<97: command = .setSecure(field: id, Bool.random(using: &rng))
+                default: command = .configureField(id, options: options { $0.pattern = .some(try? FieldPattern("[a-z]*")) }, configuration: nil)
+                }
+                _ = try? engine.perform(command, on: form)
+                let held = engine.heldHistoryBytes
+                XCTAssertEqual(engine.countedHistoryBytes, held, "seed \(seed), command \(n): \(command)")
+                XCTAssertLessThanOrEqual(held, budget, "seed \(seed), command \(n)")
+                XCTAssertLessThanOrEqual(engine.historyVisits, 4 * n + 2048, "seed \(seed), command \(n)")
+            }
+        }
+    }
+
+    /// The attack the old recount allowed: a small form's history grows and is reset over
+    /// and over next to 2,000 fields holding histories just under the budget. Each round
+    /// must visit a bounded number of entries, not every field.
+    func testResettingNearTheBudgetVisitsNoOtherField() throws {
+        var engine = FormEngine(limits: EngineLimits(maxUndoText: 2_000 * 140 + 10_000))
+        _ = try engine.perform(.defineForm(fields: Self.specs(2_000), presets: [:]), on: "big")
+        for i in 0..<2_000 { _ = try engine.perform(.setText(field: "x\(i)", text: "ab"), on: "big") }
+        _ = try engine.perform(.defineForm(fields: Self.specs(1), presets: [:]), on: "small")
+        let visits = engine.historyVisits
+        let long = String(repeating: "z", count: 8_000)
+        for _ in 0..<500 {
+            _ = try engine.perform(.setText(field: "x0", text: long), on: "small")
+            _ = try engine.perform(.reset, on: "small")
+            XCTAssertEqual(engine.countedHistoryBytes, 2_000 * 130)
+        }
+        XCTAssertEqual(engine.heldHistoryBytes, 2_000 * 130)
+        XCTAssertEqual(engine.historyVisits, visits, "nothing was trimmed: the count went back down at each reset")
+    }
+}
