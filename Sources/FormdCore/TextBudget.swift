@@ -20,7 +20,7 @@ extension FormEngine {
         heldTextBound = heldTextBytes
         growth = textGrowth(command, on: formName, exact: true)
         if heldTextBound + growth <= limits.maxTotalText { return growth }
-        throw .limitExceeded(limit: "maxTotalText", message: "limit maxTotalText exceeded: the forms hold \(heldTextBound) bytes of text and this command would add \(growth), at most \(limits.maxTotalText) in all (raise it with --max-total-text)")
+        throw .limitExceeded(limit: "maxTotalText", message: "limit maxTotalText exceeded: this command would add \(growth) bytes of text, more than the forms have room for (at most \(limits.maxTotalText) in all; raise it with --max-total-text)")
     }
 
     /// With `exact: false` an upper bound read from the command alone where possible.

@@ -186,6 +186,26 @@ final class LimitTests: XCTestCase {
         XCTAssertTrue(out.stdoutLines.last?.hasPrefix(#"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"#) == true)
     }
 
+    /// A refusal by the text budget reads the same whatever a masked field holds: "ab" and
+    /// "éé" are two characters each but 2 and 4 bytes, and the message used to state the
+    /// bytes held.
+    func testTheTextBudgetsRefusalDoesNotTellAMaskedTextsBytes() throws {
+        func refusal(secret: String) throws -> String {
+            let formd = try SpawnedFormd(["--max-total-text", "20"])
+            formd.send(#"{"id":1,"method":"defineForm","params":{"fields":[{"id":"pw","secure":true},{"id":"a"}]}}"# + "\n")
+            formd.send(#"{"id":2,"method":"setText","params":{"field":"pw","text":"\#(secret)"}}"# + "\n")
+            formd.send(#"{"id":3,"method":"setText","params":{"field":"a","text":"\#(String(repeating: "x", count: 19))"}}"# + "\n")
+            var answer = ""
+            while let line = formd.readLine(timeout: 10) {
+                if line.contains(#""id":3"#) { answer = line; break }
+            }
+            return answer
+        }
+        let ascii = try refusal(secret: "ab"), accented = try refusal(secret: "éé")
+        XCTAssertTrue(ascii.contains("limit maxTotalText exceeded"), ascii)
+        XCTAssertEqual(ascii, accented)
+    }
+
     /// The issue's amplification: one 400 KB line giving a 400,000-character preset text
     /// to 2,000 fields (800 MB of text, 2.4 GB of memory once) is refused by the text
     /// budget before anything is built; so is the same form defined again and again.
@@ -195,7 +215,7 @@ final class LimitTests: XCTestCase {
         let define = #"{"id":1,"method":"defineForm","params":{"presets":{"big":{"text":"\#(String(repeating: "x", count: 400_000))"}},"fields":[\#(fields)]}}"#
         formd.send(define + "\n")
         let answer = try XCTUnwrap(formd.readLine(timeout: 60))
-        XCTAssertTrue(answer.hasPrefix(#"{"jsonrpc":"2.0","id":1,"error":{"code":-32003,"message":"limit maxTotalText exceeded: the forms hold 0 bytes of text and this command would add 1600000000, at most 67108864"#), answer)
+        XCTAssertTrue(answer.hasPrefix(#"{"jsonrpc":"2.0","id":1,"error":{"code":-32003,"message":"limit maxTotalText exceeded: this command would add 1600000000 bytes of text, more than the forms have room for (at most 67108864 in all"#), answer)
         let peak = try XCTUnwrap(formd.peakRSSKiB)
         XCTAssertLessThan(peak, 64 * 1024, "peak RSS \(peak) KiB")
         formd.closeStdin()
