@@ -63,6 +63,9 @@ enum Fuzz {
         let engine = session.engine
         if engine.forms.count > maxForms { fail("\(engine.forms.count) forms", input) }
         if engine.heldTextBytes > maxTotalText { fail("the forms hold \(engine.heldTextBytes) bytes of text", input) }
+        if engine.countedTextBytes != engine.heldTextBytes {
+            fail("the forms hold \(engine.heldTextBytes) bytes of text, counted at \(engine.countedTextBytes)", input)
+        }
         if engine.heldHistoryBytes > maxUndoText { fail("the undo histories cost \(engine.heldHistoryBytes) bytes", input) }
         if engine.countedHistoryBytes != engine.heldHistoryBytes {
             fail("the undo histories cost \(engine.heldHistoryBytes) bytes, counted at \(engine.countedHistoryBytes)", input)

@@ -67,6 +67,6 @@ extension Form {
         let scalars = b.text.unicodeScalars
         let before = String(scalars[lo.index..<b.index(utf8: start)])
         let after = String(scalars[b.index(utf8: start + count)..<hi.index])
-        return fields[i].replace(lo, hi, with: before + s + after, kind: nil)
+        return replaceText(i, lo, hi, with: before + s + after, kind: nil)
     }
 }

@@ -16,7 +16,7 @@ extension Form {
             if b.anchor != hi || b.head != hi { setSelection(i, anchor: hi, head: hi) }
             return
         }
-        let (change, validityChanged) = fields[i].replace(lo, hi, with: s, kind: kind)
+        let (change, validityChanged) = replaceText(i, lo, hi, with: s, kind: kind)
         emitTextChanged(i, change, validityChanged: validityChanged)
     }
 

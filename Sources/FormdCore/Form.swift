@@ -22,6 +22,8 @@ public struct Form: Equatable, Sendable {
     var outbox: [EventRecord] = []
     /// What the command being carried out changed in undo histories (`HistoryBudget.swift`).
     var historyTally = HistoryTally()
+    /// What this command's edits changed in the text held (`TextBudget.swift`).
+    var textTally = TextTally()
 
     public init(name: String, limits: EngineLimits = EngineLimits()) {
         self.name = name

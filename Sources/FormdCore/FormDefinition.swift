@@ -87,8 +87,8 @@ extension Form {
         // (always in a masked field: whether it equals the hidden text is not told).
         var change: CharacterChange? = nil
         if !keepsText && (new.attributes.masksText || !sameBytes(new.initialText, new.text)) {
-            change = fields[i].replace(fields[i].buffer.start, fields[i].buffer.end, with: new.initialText,
-                                       kind: newRulesForSecret ? nil : .other).0
+            change = replaceText(i, fields[i].buffer.start, fields[i].buffer.end, with: new.initialText,
+                                 kind: newRulesForSecret ? nil : .other).0
         }
         let now = fields[i]
         var changes = FieldChanges(options: now.attributes.changes(since: old.attributes))

@@ -16,8 +16,8 @@ public struct FormEngine: Equatable, Sendable {
     /// compare is far cheaper than hashing it. Not part of the engine's value (`==`).
     private var lastForm = 0
     public let limits: EngineLimits
-    /// At least the bytes of text all forms hold (`TextBudget.swift`); exact after a recount.
-    var heldTextBound = 0
+    /// The bytes of text all forms hold, kept exact command by command (`TextBudget.swift`).
+    var heldText = 0
     /// What undo histories cost, and the clock their steps are stamped with (`HistoryBudget.swift`).
     var historyLedger = HistoryLedger()
 
@@ -51,8 +51,8 @@ public struct FormEngine: Equatable, Sendable {
 
     /// Puts `form` in, replacing a form of the same name (restoring saved state).
     mutating func install(_ form: Form) {
-        heldTextBound += form.heldTextBytes
         let i = indexByName[form.name] ?? storage.count
+        heldText += form.heldTextBytes - (i < storage.count ? storage[i].heldTextBytes : 0)
         countHistory(of: form, replacing: i < storage.count ? storage[i] : nil)
         if i < storage.count {
             storage[i] = form
@@ -61,6 +61,7 @@ public struct FormEngine: Equatable, Sendable {
             storage.append(form)
         }
         storage[i].historyTally = HistoryTally()
+        storage[i].textTally = TextTally()
     }
 
     /// Carries out `command` on form `formName`. Positions in the command, its result and
@@ -70,9 +71,10 @@ public struct FormEngine: Equatable, Sendable {
                                  encoding: PositionEncoding = .character,
                                  events: inout [EventRecord]) throws(FormError) -> CommandResult {
         try admitFields(command, on: formName)
-        let growth = try admitText(command, on: formName)
+        try admitText(command, on: formName)
+        let untouched = textUntouched(command, on: formName)
         let result = try performAdmitted(command, on: formName, encoding: encoding, events: &events)
-        heldTextBound += growth
+        if let untouched { countTouchedText(command, on: formName, untouched: untouched) }
         return result
     }
 
@@ -89,7 +91,7 @@ public struct FormEngine: Equatable, Sendable {
             return result
         }
         let result = try storage[i].perform(command, encoding: encoding, events: &events)
-        settleHistory(of: i)
+        settleTallies(of: i)
         return result
     }
 

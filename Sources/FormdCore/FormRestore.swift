@@ -111,6 +111,6 @@ extension FormEngine {
             guard names.insert(p.name).inserted else { throw .invalidParams("form \(quoted(p.name)) is saved twice") }
             install(try Form(restoring: p, limits: limits))
         }
-        try limits.checkRestoredText(heldTextBound)
+        try limits.checkRestoredText(heldText)
     }
 }

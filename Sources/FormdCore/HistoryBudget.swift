@@ -156,15 +156,18 @@ extension Form {
 }
 
 extension FormEngine {
-    /// After a command on form `f`: adds up what it changed in the histories, stamps the
-    /// steps it made or grew, and trims the histories if the budget is passed.
+    /// After a command on form `f`: adds up what it changed in the histories and what its
+    /// edits changed in the text held (`TextBudget.swift`), stamps the steps it made or
+    /// grew, and trims the histories if the budget is passed.
     @inline(__always)
-    mutating func settleHistory(of f: Int) {
+    mutating func settleTallies(of f: Int) {
         if storage[f].historyTally.edited >= 0 || storage[f].historyTally.growth != 0
-            || storage[f].historyTally.orphans != 0 { settleTally(of: f) }
+            || storage[f].historyTally.orphans != 0 || storage[f].textTally.growth != 0 { settleTally(of: f) }
     }
 
     private mutating func settleTally(of f: Int) {
+        heldText += storage[f].textTally.growth
+        storage[f].textTally.growth = 0
         storage[f].settleTally(into: &historyLedger, form: f)
         if historyLedger.total > limits.maxUndoText { trimHistory() }
         if historyLedger.orphans > historyLedger.queue.count / 2 + 512 { sweepHistoryQueue() }

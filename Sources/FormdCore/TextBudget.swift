@@ -4,22 +4,31 @@
 ///
 /// Each command is admitted on an upper bound of the text it can add, computed from the
 /// command before anything changes: the bytes it inserts, the text of the fields it
-/// defines (their own or their presets'), the text an undo puts back. The engine keeps
-/// `heldTextBound`, at least what it holds, and recounts exactly (one pass over the
-/// fields) only when the bound says a command might not fit.
+/// defines (their own or their presets'), the text an undo puts back.
+///
+/// The engine keeps `heldText`, exactly what it holds, by adding up what each command
+/// changed, at a cost proportional to what it touched: edits tally the bytes they replace
+/// (`Form.replaceText`, into `Form.textTally`, added up by `settleTallies`); commands that
+/// build, drop or re-resolve fields (`defineForm`, `reset`, `addField`, `removeField`, the
+/// `configureField` family) have the fields they touch counted before and after them
+/// (`touchedText`). So no
+/// command, however near the budget, makes the engine visit fields it did not touch.
 extension FormEngine {
-    /// UTF-8 bytes of text held: every field's text plus its initial text.
+    /// UTF-8 bytes of text held: every field's text plus its initial text, counted over
+    /// every field (the oracle of tests and the fuzzer; the engine keeps `heldText`).
     public var heldTextBytes: Int { storage.reduce(0) { $0 + $1.heldTextBytes } }
 
-    /// The most text `command` can add; throws `limitExceeded` when that would not fit.
-    /// Near the budget the bound and the growth are made exact: a command that replaces
-    /// text by as much or less is never refused.
-    mutating func admitText(_ command: FormCommand, on formName: String) throws(FormError) -> Int {
+    /// `heldText`, for tests and the fuzzer to hold against `heldTextBytes`.
+    public var countedTextBytes: Int { heldText }
+
+    /// Throws `limitExceeded` when the most text `command` can add would not fit. Near the
+    /// budget the growth is made exact: a command that replaces text by as much or less is
+    /// never refused.
+    mutating func admitText(_ command: FormCommand, on formName: String) throws(FormError) {
         var growth = textGrowth(command, on: formName, exact: false)
-        if growth == 0 || heldTextBound + growth <= limits.maxTotalText { return growth }
-        heldTextBound = heldTextBytes
+        if growth == 0 || heldText + growth <= limits.maxTotalText { return }
         growth = textGrowth(command, on: formName, exact: true)
-        if heldTextBound + growth <= limits.maxTotalText { return growth }
+        if heldText + growth <= limits.maxTotalText { return }
         throw .limitExceeded(limit: "maxTotalText", message: "limit maxTotalText exceeded: this command would add \(growth) bytes of text, more than the forms have room for (at most \(limits.maxTotalText) in all; raise it with --max-total-text)")
     }
 
@@ -41,10 +50,68 @@ extension FormEngine {
     }
 }
 
+extension FormEngine {
+    /// For a command that builds, drops or re-resolves fields, the text held outside the
+    /// fields it touches, counted before it runs (`countTouchedText` adds them back after
+    /// it); nil for a command that only edits texts (`settleTallies` adds what it tallied).
+    mutating func textUntouched(_ command: FormCommand, on formName: String) -> Int? {
+        touchedText(command, on: formName).map { heldText - $0 }
+    }
+
+    /// The text held now: what lay outside the fields `command` touched, and those fields.
+    mutating func countTouchedText(_ command: FormCommand, on formName: String, untouched: Int) {
+        heldText = untouched + (touchedText(command, on: formName) ?? 0)
+        if let f = formIndex(formName) { storage[f].textTally = TextTally() }
+    }
+
+    /// The bytes of text held by the fields `command` builds, drops or re-resolves: the
+    /// whole form for `defineForm` and `reset`, else the one field it names (none if it
+    /// does not exist); nil for any other command.
+    private mutating func touchedText(_ command: FormCommand, on formName: String) -> Int? {
+        let id: String
+        switch command {
+        case .defineForm, .reset:
+            guard let f = formIndex(formName) else { return 0 }
+            return storage[f].heldTextBytes
+        case .addField(let spec, _):
+            id = spec.id
+        case .removeField(let field), .configureField(let field, _, _), .setEnabled(let field, _),
+             .setSecure(let field, _), .setRevealed(let field, _):
+            id = field
+        default:
+            return nil
+        }
+        guard let f = formIndex(formName), let i = try? storage[f].index(of: id) else { return 0 }
+        return storage[f].fields[i].heldTextBytes
+    }
+}
+
+/// A form's change in the bytes of text it holds, from the edits of the command being
+/// carried out. Bookkeeping, not part of the form's value.
+struct TextTally: Equatable, Sendable {
+    var growth = 0
+
+    static func == (_: TextTally, _: TextTally) -> Bool { true }
+}
+
+extension Field {
+    /// UTF-8 bytes of text this field holds: its text plus its initial text.
+    var heldTextBytes: Int { text.utf8.count + initialText.utf8.count }
+}
+
 extension Form {
+    /// `Field.replace` on field `i`, the change in its bytes tallied for the engine.
+    mutating func replaceText(_ i: Int, _ lo: Cursor, _ hi: Cursor, with s: String,
+                              kind: EditHistory.Kind?) -> (CharacterChange, Bool) {
+        let before = fields[i].buffer.text.utf8.count
+        let result = fields[i].replace(lo, hi, with: s, kind: kind)
+        textTally.growth += fields[i].buffer.text.utf8.count - before
+        return result
+    }
+
     /// UTF-8 bytes of text this form holds: every field's text plus its initial text.
     var heldTextBytes: Int {
-        fields.reduce(0) { $0 + $1.text.utf8.count + $1.initialText.utf8.count }
+        fields.reduce(0) { $0 + $1.heldTextBytes }
     }
 
     /// The most text `command` can add to this form. Mutating (it changes nothing) so that

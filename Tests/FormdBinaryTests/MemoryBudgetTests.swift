@@ -103,6 +103,35 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertLessThan(near, 3 * far + 0.5, "near the budget \(near) s, far from it \(far) s")
     }
 
+    /// A hostile client keeps the text of 10,000 fields just under `--max-total-text` and
+    /// replaces a long text by another as long, over and over: that must cost what it costs
+    /// under a budget far from reach (each such `setText` once recounted every field's text,
+    /// the count being only an upper bound). A ratio in the same run, not a time.
+    func testTextNearTheBudgetCostsNoMoreThanFarFromIt() throws {
+        let fields = (0..<10_000).map { #"{"id":"x\#($0)"}"# }.joined(separator: ",")
+        var lines = [#"{"id":0,"method":"defineForm","params":{"form":"big","fields":[\#(fields)]}}"#]
+        for i in 0..<10_000 { lines.append(#"{"method":"setText","params":{"form":"big","field":"x\#(i)","text":"ab"}}"#) }
+        lines.append(#"{"method":"defineForm","params":{"form":"small","fields":[{"id":"a"}]}}"#)
+        for n in 0..<3_000 {
+            let long = String(repeating: n % 2 == 0 ? "y" : "z", count: 4_000)
+            lines.append(#"{"method":"setText","params":{"form":"small","field":"a","text":"\#(long)"}}"#)
+        }
+        lines.append(#"{"id":1,"method":"getState","params":{"form":"small"}}"#)
+        let input = lines.map { $0 + "\n" }.joined()
+        func seconds(budget: Int) throws -> Double {
+            let start = Date()
+            let out = try FormdProcess.run(["--max-total-text", "\(budget)"], input: input)
+            XCTAssertEqual(out.status, 0, out.stderr)
+            XCTAssertTrue(out.stdout.contains(String(repeating: "z", count: 4_000)), "every setText was carried out")
+            XCTAssertFalse(out.stdout.contains("maxTotalText"), "no setText was refused")
+            return Date().timeIntervalSince(start)
+        }
+        // 10,000 texts of 2 bytes and one of 4,000: 100 bytes of room, less than a setText's.
+        let near = try seconds(budget: 10_000 * 2 + 4_000 + 100)
+        let far = try seconds(budget: 1 << 30)
+        XCTAssertLessThan(near, 3 * far + 0.5, "near the budget \(near) s, far from it \(far) s")
+    }
+
     func testFieldsAreCountedAcrossForms() throws {
         let out = try FormdProcess.run(["--max-total-fields", "3"], input: """
             {"id":1,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"}]}}
