@@ -18,37 +18,28 @@ final class HistoryLedgerTests: XCTestCase {
     /// trimming and sweeping have visited stay within a constant per command.
     func testTheCountIsExactAfterEveryCommandAndTheWorkIsBoundedByTheCommands() throws {
         let budget = 6_000
-        for seed in UInt64(1)...6 {
-            var rng = SplitMix64(seed: seed)
-            var engine = FormEngine(limits: EngineLimits(maxUndoSteps: 8, maxUndoText: budget))
-            for name in Self.forms {
-                _ = try engine.perform(.defineForm(fields: Self.specs(4), presets: [:]), on: name)
+        try runRandomCommands(limits: EngineLimits(maxUndoSteps: 8, maxUndoText: budget), seeds: 1...6, count: 3_000,
+                              forms: Self.forms, maxText: budget / 3,
+                              define: { _ in .defineForm(fields: Self.specs(4), presets: [:]) }) { target, rng in
+            let (id, text) = (target.id, target.text)
+            switch Int.random(in: 0..<100, using: &rng) {
+            case 0..<30: return .setText(field: id, text: text)
+            case 30..<50: return .insertText(field: id, text: text)
+            case 50..<58: return .delete(field: id)
+            case 58..<70: return .undo(field: id)
+            case 70..<78: return .redo(field: id)
+            case 78..<83: return .reset
+            case 83..<87: return .defineForm(fields: Self.specs(Int.random(in: 1...5, using: &rng)), presets: [:])
+            case 87..<91: return .removeField(id)
+            case 91..<95: return .addField(field(id), after: nil)
+            case 95..<97: return .setSecure(field: id, Bool.random(using: &rng))
+            default: return .configureField(id, options: options { $0.pattern = .some(try? FieldPattern("[a-z]*")) }, configuration: nil)
             }
-            for n in 1...3_000 {
-                let form = Self.forms.randomElement(using: &rng)!
-                let id = "x\(Int.random(in: 0..<5, using: &rng))"
-                let size = Bool.random(using: &rng) ? Int.random(in: 0...budget / 3, using: &rng) : Int.random(in: 0...3, using: &rng)
-                let text = String(repeating: "abcé".randomElement(using: &rng)!, count: size)
-                let command: FormCommand
-                switch Int.random(in: 0..<100, using: &rng) {
-                case 0..<30: command = .setText(field: id, text: text)
-                case 30..<50: command = .insertText(field: id, text: text)
-                case 50..<58: command = .delete(field: id)
-                case 58..<70: command = .undo(field: id)
-                case 70..<78: command = .redo(field: id)
-                case 78..<83: command = .reset
-                case 83..<87: command = .defineForm(fields: Self.specs(Int.random(in: 1...5, using: &rng)), presets: [:])
-                case 87..<91: command = .removeField(id)
-                case 91..<95: command = .addField(field(id), after: nil)
-                case 95..<97: command = .setSecure(field: id, Bool.random(using: &rng))
-                default: command = .configureField(id, options: options { $0.pattern = .some(try? FieldPattern("[a-z]*")) }, configuration: nil)
-                }
-                _ = try? engine.perform(command, on: form)
-                let held = engine.heldHistoryBytes
-                XCTAssertEqual(engine.countedHistoryBytes, held, "seed \(seed), command \(n): \(command)")
-                XCTAssertLessThanOrEqual(held, budget, "seed \(seed), command \(n)")
-                XCTAssertLessThanOrEqual(engine.historyVisits, 4 * n + 2048, "seed \(seed), command \(n)")
-            }
+        } check: { engine, n, label in
+            let held = engine.heldHistoryBytes
+            XCTAssertEqual(engine.countedHistoryBytes, held, label)
+            XCTAssertLessThanOrEqual(held, budget, label)
+            XCTAssertLessThanOrEqual(engine.historyVisits, 4 * n + 2048, label)
         }
     }
 

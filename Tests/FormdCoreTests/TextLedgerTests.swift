@@ -23,40 +23,31 @@ final class TextLedgerTests: XCTestCase {
     /// counted bytes are the bytes a pass over every field finds, within the budget.
     func testTheCountIsExactAfterEveryCommand() throws {
         let budget = 400
-        for seed in UInt64(1)...8 {
-            var rng = SplitMix64(seed: seed)
-            var engine = FormEngine(limits: EngineLimits(maxUndoSteps: 8, maxTotalText: budget))
-            for name in Self.forms {
-                _ = try? engine.perform(.defineForm(fields: Self.specs(4, &rng), presets: Self.presets), on: name)
+        try runRandomCommands(limits: EngineLimits(maxUndoSteps: 8, maxTotalText: budget), seeds: 1...8, count: 3_000,
+                              forms: Self.forms, maxText: budget / 3,
+                              define: { .defineForm(fields: Self.specs(4, &$0), presets: Self.presets) }) { target, rng in
+            let (id, text) = (target.id, target.text)
+            switch Int.random(in: 0..<100, using: &rng) {
+            case 0..<25: return .setText(field: id, text: text)
+            case 25..<40: return .insertText(field: id, text: text)
+            case 40..<46: return .delete(field: id)
+            case 46..<50: return .editAction(field: id, action: .paste, text: text)
+            case 50..<54: return .editAction(field: id, action: .cut, text: nil)
+            case 54..<57: return .select(field: id, start: 0, end: Int.random(in: 0...2, using: &rng))
+            case 57..<65: return .undo(field: id)
+            case 65..<71: return .redo(field: id)
+            case 71..<75: return .reset
+            case 75..<79: return .defineForm(fields: Self.specs(Int.random(in: 1...5, using: &rng), &rng), presets: Self.presets)
+            case 79..<83: return .removeField(id)
+            case 83..<87: return .addField(field(id) { $0.text = text }, after: nil)
+            case 87..<90: return .setSecure(field: id, Bool.random(using: &rng))
+            case 90..<95: return .configureField(id, options: options { $0.text = text }, configuration: nil)
+            default: return .configureField(id, options: FieldOptions(), configuration: Bool.random(using: &rng) ? ["greeting"] : [])
             }
-            for n in 1...3_000 {
-                let form = Self.forms.randomElement(using: &rng)!
-                let id = "x\(Int.random(in: 0..<5, using: &rng))"
-                let size = Bool.random(using: &rng) ? Int.random(in: 0...budget / 3, using: &rng) : Int.random(in: 0...3, using: &rng)
-                let text = String(repeating: "abcé".randomElement(using: &rng)!, count: size)
-                let command: FormCommand
-                switch Int.random(in: 0..<100, using: &rng) {
-                case 0..<25: command = .setText(field: id, text: text)
-                case 25..<40: command = .insertText(field: id, text: text)
-                case 40..<46: command = .delete(field: id)
-                case 46..<50: command = .editAction(field: id, action: .paste, text: text)
-                case 50..<54: command = .editAction(field: id, action: .cut, text: nil)
-                case 54..<57: command = .select(field: id, start: 0, end: Int.random(in: 0...2, using: &rng))
-                case 57..<65: command = .undo(field: id)
-                case 65..<71: command = .redo(field: id)
-                case 71..<75: command = .reset
-                case 75..<79: command = .defineForm(fields: Self.specs(Int.random(in: 1...5, using: &rng), &rng), presets: Self.presets)
-                case 79..<83: command = .removeField(id)
-                case 83..<87: command = .addField(field(id) { $0.text = text }, after: nil)
-                case 87..<90: command = .setSecure(field: id, Bool.random(using: &rng))
-                case 90..<95: command = .configureField(id, options: options { $0.text = text }, configuration: nil)
-                default: command = .configureField(id, options: FieldOptions(), configuration: Bool.random(using: &rng) ? ["greeting"] : [])
-                }
-                _ = try? engine.perform(command, on: form)
-                let held = engine.heldTextBytes
-                XCTAssertEqual(engine.countedTextBytes, held, "seed \(seed), command \(n): \(command)")
-                XCTAssertLessThanOrEqual(held, budget, "seed \(seed), command \(n)")
-            }
+        } check: { engine, _, label in
+            let held = engine.heldTextBytes
+            XCTAssertEqual(engine.countedTextBytes, held, label)
+            XCTAssertLessThanOrEqual(held, budget, label)
         }
     }
 
