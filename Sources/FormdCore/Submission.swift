@@ -9,31 +9,37 @@ extension Form {
         }
     }
 
-    /// Valid: the responder resigns and `submitted`. Invalid: `submitFailed` and focus
-    /// moves to the first invalid field that can take it.
-    mutating func submit(includeSecrets: Bool) -> CommandResult {
-        let errors = invalidFields()
+    /// What `submit` answers, without carrying it out (counted first where a large answer
+    /// must fit a bound): every field's text in form order, a secure field's only when
+    /// `includeSecrets` (else it is named in `withheld`), and the invalid fields.
+    public func submission(includeSecrets: Bool) -> CommandResult {
         var values: [FieldValue] = []
         var withheld: [String] = []
-        var eventValues: [FieldValue] = []
         for f in fields {
             if f.attributes.masksText {
                 withheld.append(f.id)
-                if includeSecrets { values.append(FieldValue(field: f.id, text: f.text)) }
-            } else {
-                values.append(FieldValue(field: f.id, text: f.text))
-                eventValues.append(FieldValue(field: f.id, text: f.text))
+                if !includeSecrets { continue }
             }
+            values.append(FieldValue(field: f.id, text: f.text))
         }
-        if errors.isEmpty {
+        let errors = invalidFields()
+        return .submission(valid: errors.isEmpty, values: values, withheld: includeSecrets ? [] : withheld, errors: errors)
+    }
+
+    /// Valid: the responder resigns and `submitted` (never with a secure field's text).
+    /// Invalid: `submitFailed` and focus moves to the first invalid field that can take it.
+    mutating func submit(includeSecrets: Bool) -> CommandResult {
+        let answer = submission(includeSecrets: includeSecrets)
+        let event = includeSecrets ? submission(includeSecrets: false) : answer
+        guard case .submission(let valid, let values, let withheld, let errors) = event else { preconditionFailure("a submission") }
+        if valid {
             if responder != nil { moveFocus(to: nil) }
-            emit(.submitted(values: eventValues, withheld: withheld))
+            emit(.submitted(values: values, withheld: withheld))
         } else {
             emit(.submitFailed(errors: errors))
             let invalid = fields.indices.filter { canFocus($0) && !fields[$0].validity.isValid }
             if let first = invalid.first { moveFocus(to: first) }
         }
-        return .submission(valid: errors.isEmpty, values: values,
-                           withheld: includeSecrets ? [] : withheld, errors: errors)
+        return answer
     }
 }

@@ -18,11 +18,11 @@ public struct ClientState: Sendable {
     /// Why a `Content-Length` header block could not be read, once one could not: the
     /// stream cannot be resynchronised, so the connection ends after the `error` notification.
     public internal(set) var unreadableHeader: String? = nil
-    /// How a large `getState` answer reaches this client; its server sets it.
+    /// How a large `getState` or `submit` answer reaches this client; its server sets it.
     public internal(set) var answerDelivery = AnswerDelivery.whole
-    /// The large `getState` answer the last line left for the server to stream.
-    var streamedAnswer: StateAnswer? = nil
-    /// A `getState` in the batch being handled was refused for `--max-line-output`
+    /// The large `getState` or `submit` answer the last line left for the server to stream.
+    var streamedAnswer: PiecewiseAnswer? = nil
+    /// A `getState` or `submit` in the batch being handled was refused for `--max-line-output`
     /// (`place`): the rest of the batch is refused too.
     var batchCut = false
 

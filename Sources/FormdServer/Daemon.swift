@@ -97,11 +97,12 @@ public struct Daemon: Sendable {
     /// Carries out one request: its events, then its response if it has an id, are appended
     /// to `w` (the events also go to the peers). Returns where the response starts in `w`,
     /// or nil when there is none, so a batch can move responses into one array. A large
-    /// `getState` answer may be streamed (nil) or refused instead (`ClientState.place`).
+    /// `getState` or `submit` answer may be streamed (nil) or refused instead
+    /// (`ClientState.place`; a `submit`'s before it is carried out).
     private mutating func handle<Peers: EventPeers, Sink: EventSink>(_ envelope: Envelope, client: inout ClientState,
                                                                      into w: inout JSONWriter, peers: inout Peers,
                                                                      events sink: inout Sink, batchUsed: Int? = nil) -> Int? {
-        let answer = self.answer(envelope.call, client: &client, into: &w, peers: &peers, events: &sink)
+        let answer = self.answer(envelope.call, id: envelope.id, batchUsed: batchUsed, client: &client, into: &w, peers: &peers, events: &sink)
         if case .refused(let error) = answer { return refuse(envelope, error, client: client, into: &w) }
         guard let id = envelope.id else { return nil }
         let start = w.count
@@ -114,14 +115,16 @@ public struct Daemon: Sendable {
         case .empty:
             MessageWriter.writeResponse(id: id, .done, to: &w)
         case .command(let result):
-            if case .state(let state) = result, StateAnswer.isLarge(state) {
-                switch client.place(StateAnswer(id: id, state: state), batchUsed: batchUsed, limits: limits) {
+            if case .state(let state) = result, PiecewiseAnswer.isLarge(state) {
+                switch client.place(PiecewiseAnswer(id: id, result: .state(state)), batchUsed: batchUsed, limits: limits) {
                 case .write: break
                 case .streamed: return nil
                 case .refused(let error): return refuse(envelope, error, client: client, into: &w)
                 }
             }
             MessageWriter.writeResponse(id: id, result, to: &w)
+        case .streamed:
+            return nil
         case .refused:
             preconditionFailure("a refused call is answered with its error above")
         }
@@ -148,18 +151,21 @@ public struct Daemon: Sendable {
         case initialize(PositionEncoding, TextSync)
         case empty
         case command(CommandResult)
+        /// Carried out; its answer is left for the server to stream (`ClientState.streamedAnswer`).
+        case streamed
         case refused(ProtocolError)
     }
 
     /// `perform` on the call as decoded, its error returned as the answer. Switched on
     /// here, in a function that returns its error, the call is read in place, not copied
     /// (PERFORMANCE.md, "The stdio path").
-    private mutating func answer<Peers: EventPeers, Sink: EventSink>(_ call: Result<Call, ProtocolError>, client: inout ClientState,
+    private mutating func answer<Peers: EventPeers, Sink: EventSink>(_ call: Result<Call, ProtocolError>, id: RequestID?, batchUsed: Int?,
+                                                                     client: inout ClientState,
                                                                      into w: inout JSONWriter, peers: inout Peers,
                                                                      events sink: inout Sink) -> Answer {
         do throws(ProtocolError) {
             switch call {
-            case .success(let call): return try perform(call, client: &client, into: &w, peers: &peers, events: &sink)
+            case .success(let call): return try perform(call, id: id, batchUsed: batchUsed, client: &client, into: &w, peers: &peers, events: &sink)
             case .failure(let error): return .refused(error)
             }
         } catch {
@@ -167,8 +173,10 @@ public struct Daemon: Sendable {
         }
     }
 
-    /// Runs a call; its events go to the observer, the peers and the sink.
-    private mutating func perform<Peers: EventPeers, Sink: EventSink>(_ call: Call, client: inout ClientState,
+    /// Runs a call; its events go to the observer, the peers and the sink. A large `submit`
+    /// answer is placed (`ClientState.place`) before the submit is carried out.
+    private mutating func perform<Peers: EventPeers, Sink: EventSink>(_ call: Call, id: RequestID?, batchUsed: Int?,
+                                                                      client: inout ClientState,
                                                                       into w: inout JSONWriter, peers: inout Peers,
                                                                       events sink: inout Sink) throws(ProtocolError) -> Answer {
         switch call {
@@ -201,10 +209,12 @@ public struct Daemon: Sendable {
             let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
             let basis = otherEncodings.isEmpty ? nil : engine.recountBasis(for: command, on: name)
             let start = sink.records.count
+            let streamed = try placeSubmission(command, on: name, id: id, batchUsed: batchUsed, client: &client)
             let result: CommandResult
             do {
                 result = try engine.perform(command, on: name, encoding: encoding, events: &sink.records)
             } catch {
+                client.streamedAnswer = nil
                 throw ProtocolError(error)
             }
             if sink.records.count > start {
@@ -216,7 +226,21 @@ public struct Daemon: Sendable {
                 }
                 sink.emitted(from: start, form: name, for: client, to: &w)
             }
-            return .command(result)
+            return streamed ? .streamed : .command(result)
+        }
+    }
+
+    /// Counts a large `submit` answer before the submit is carried out: throws its refusal,
+    /// or true when it is left to be streamed (`ClientState.place`).
+    private func placeSubmission(_ command: FormCommand, on name: String, id: RequestID?, batchUsed: Int?,
+                                 client: inout ClientState) throws(ProtocolError) -> Bool {
+        guard case .submit(let includeSecrets) = command, let id, let form = engine.form(name) else { return false }
+        let submission = form.submission(includeSecrets: includeSecrets)
+        guard PiecewiseAnswer.isLarge(submission) else { return false }
+        switch client.place(PiecewiseAnswer(id: id, result: submission), batchUsed: batchUsed, limits: limits) {
+        case .write: return false
+        case .streamed: return true
+        case .refused(let error): throw error
         }
     }
 

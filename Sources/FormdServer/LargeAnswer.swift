@@ -1,6 +1,6 @@
 import FormdProtocol
 
-/// How a client takes a large `getState` answer (`StateAnswer.isLarge`) to a request on a
+/// How a client takes a large `getState` or `submit` answer (`PiecewiseAnswer.isLarge`) to a request on a
 /// line of its own. In a batch, whose answers are held until its array is whole, the
 /// answer is counted against `--max-line-output` first, whatever the delivery.
 public enum AnswerDelivery: Sendable {
@@ -13,7 +13,7 @@ public enum AnswerDelivery: Sendable {
     case bounded(room: Int, limit: Int)
 }
 
-/// What becomes of a large `getState` answer (`ClientState.place`).
+/// What becomes of a large `getState` or `submit` answer (`ClientState.place`).
 enum AnswerPlacement {
     case write
     case streamed
@@ -23,9 +23,9 @@ enum AnswerPlacement {
 extension ClientState {
     /// Where `answer` goes: streamed, written whole, or refused when it would not fit where
     /// it must be held. `batchUsed`: the bytes a batch's answers took so far (nil for a
-    /// request alone). The answer is counted (`StateAnswer.count`, nothing kept) only where
+    /// request alone). The answer is counted (`PiecewiseAnswer.count`, nothing kept) only where
     /// a bound applies.
-    mutating func place(_ answer: StateAnswer, batchUsed: Int?, limits: SessionLimits) -> AnswerPlacement {
+    mutating func place(_ answer: PiecewiseAnswer, batchUsed: Int?, limits: SessionLimits) -> AnswerPlacement {
         if batchUsed == nil, case .streamed = answerDelivery {
             streamedAnswer = answer
             return .streamed
@@ -36,12 +36,13 @@ extension ClientState {
         if case .bounded(let room, let limit) = answerDelivery { (clientRoom, clientLimit) = (room - used, limit) }
         if batchRoom == .max && clientRoom == .max { return .write }
         let size = answer.count()
+        let unsaid = answer.method == "submit" ? "the submit was counted and not carried out" : "it was counted and not written"
         if size > batchRoom {
             batchCut = true
-            return .refused(ProtocolError(.limitExceeded, "limit maxLineOutput exceeded: this getState's answer is \(size) bytes and this batch's answers may take \(max(0, batchRoom)) more of \(limits.maxLineOutput), so it was counted and not written; ask for it alone, not in a batch (raise it with --max-line-output)"))
+            return .refused(ProtocolError(.limitExceeded, "limit maxLineOutput exceeded: this \(answer.method)'s answer is \(size) bytes and this batch's answers may take \(max(0, batchRoom)) more of \(limits.maxLineOutput), so \(unsaid); ask for it alone, not in a batch (raise it with --max-line-output)"))
         }
         if size > clientRoom {
-            return .refused(ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: this getState's answer is \(size) bytes and this client's output may hold \(max(0, clientRoom)) more of \(clientLimit), so it was counted and not written; the connection stays open (raise it with --max-client-buffer)"))
+            return .refused(ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: this \(answer.method)'s answer is \(size) bytes and this client's output may hold \(max(0, clientRoom)) more of \(clientLimit), so \(unsaid); the connection stays open (raise it with --max-client-buffer)"))
         }
         return .write
     }

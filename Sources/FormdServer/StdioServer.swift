@@ -184,10 +184,10 @@ public struct StdioServer {
         return lifecycle == .serving
     }
 
-    /// Writes the large `getState` answer the line left (`ClientState.streamedAnswer`) a
+    /// Writes the large `getState` or `submit` answer the line left (`ClientState.streamedAnswer`) a
     /// piece at a time, flushing each `flushThreshold`: never held whole, and under
     /// `--max-pending-output` like any output. A `Content-Length` header needs its size
-    /// first: the answer is counted then (`StateAnswer.count`, nothing kept).
+    /// first: the answer is counted then (`PiecewiseAnswer.count`, nothing kept).
     private mutating func streamAnswer() {
         guard var answer = session.client.streamedAnswer else { return }
         session.client.streamedAnswer = nil
