@@ -34,6 +34,10 @@ public struct Field: Equatable, Sendable {
         static func == (a: OwnText, b: OwnText) -> Bool { a.text == b.text }
     }
 
+    /// UTF-8 bytes of the strings that describe this field: its id, label, placeholder,
+    /// pattern hint and hints (counted in `--max-total-text`).
+    var describingTextBytes: Int { id.utf8.count + configuration.describingTextBytes }
+
     /// What `reset` returns to and `dirty` compares with: the spec's text, else its presets'.
     public var initialText: String { ownText?.text ?? configuration.presetText ?? "" }
 

@@ -16,6 +16,8 @@ final class FieldConfiguration: Equatable, Sendable {
     let hasConstraints: Bool
     /// A `pattern` or an `inputFilter` is set (their size is checked against the limits).
     let hasPatterns: Bool
+    /// `attributes.describingTextBytes`, kept: each field configured alike counts it.
+    let describingTextBytes: Int
 
     convenience init(configuration: [String], options: FieldOptions, presets: PresetLibrary, field: String) throws(FormError) {
         var own = options
@@ -33,6 +35,7 @@ final class FieldConfiguration: Equatable, Sendable {
         self.presetText = presetText
         hasConstraints = attributes.hasConstraints
         hasPatterns = attributes.pattern != nil || attributes.inputFilter != nil
+        describingTextBytes = attributes.describingTextBytes
     }
 
     /// This configuration with another preset list, nothing re-resolved (a snapshot edited by hand).

@@ -4,7 +4,9 @@
 ///
 /// Each command is admitted on an upper bound of the text it can add, computed from the
 /// command before anything changes: the bytes it inserts, the text of the fields it
-/// defines (their own or their presets'), the text an undo puts back.
+/// defines (their own or their presets') and the strings that describe them (ids, labels,
+/// placeholders, pattern hints, hints, counted once per field that gets them), the text an
+/// undo puts back.
 ///
 /// The engine keeps `heldText`, exactly what it holds, by adding up what each command
 /// changed, at a cost proportional to what it touched: edits tally the bytes they replace
@@ -14,9 +16,16 @@
 /// (`touchedText`). So no
 /// command, however near the budget, makes the engine visit fields it did not touch.
 extension FormEngine {
-    /// UTF-8 bytes of text held: every field's text plus its initial text, counted over
-    /// every field (the oracle of tests and the fuzzer; the engine keeps `heldText`).
-    public var heldTextBytes: Int { storage.reduce(0) { $0 + $1.heldTextBytes } }
+    /// UTF-8 bytes of text held: every field's text, initial text, id, label, placeholder,
+    /// pattern hint and hints, counted over every field from its attributes (the oracle of
+    /// tests and the fuzzer; the engine keeps `heldText`).
+    public var heldTextBytes: Int {
+        storage.reduce(0) { held, form in
+            form.fields.reduce(held) {
+                $0 + $1.text.utf8.count + $1.initialText.utf8.count + $1.id.utf8.count + $1.attributes.describingTextBytes
+            }
+        }
+    }
 
     /// `heldText`, for tests and the fuzzer to hold against `heldTextBytes`.
     public var countedTextBytes: Int { heldText }
@@ -39,7 +48,7 @@ extension FormEngine {
             if !exact { return text.utf8.count }
         case .defineForm(let specs, let presets):
             let library = PresetLibrary.builtIn.adding(presets)
-            return specs.reduce(0) { $0 + 2 * library.initialTextBound(of: $1) }
+            return specs.reduce(0) { $0 + library.textBound(of: $1) }
         default:
             break
         }
@@ -95,8 +104,9 @@ struct TextTally: Equatable, Sendable {
 }
 
 extension Field {
-    /// UTF-8 bytes of text this field holds: its text plus its initial text.
-    var heldTextBytes: Int { text.utf8.count + initialText.utf8.count }
+    /// UTF-8 bytes of text this field holds: its text, its initial text and the strings
+    /// that describe it.
+    var heldTextBytes: Int { text.utf8.count + initialText.utf8.count + describingTextBytes }
 }
 
 extension Form {
@@ -109,7 +119,7 @@ extension Form {
         return result
     }
 
-    /// UTF-8 bytes of text this form holds: every field's text plus its initial text.
+    /// UTF-8 bytes of text this form holds: every field's `heldTextBytes`.
     var heldTextBytes: Int {
         fields.reduce(0) { $0 + $1.heldTextBytes }
     }
@@ -127,14 +137,19 @@ extension Form {
             let b = fields[i].buffer
             return max(0, text.utf8.count - (b.utf8Offset(b.upper.index) - b.utf8Offset(b.lower.index)))
         case .addField(let spec, _):
-            return 2 * presets.initialTextBound(of: spec)
+            return presets.textBound(of: spec)
         case .configureField(let id, let options, let configuration):
             guard let i = try? index(of: id) else { return 0 }
             var spec = fields[i].spec
             spec.options = spec.options.overlaid(with: options)
             if let configuration { spec.configuration = configuration }
+            // Resolved as the field will be, so that a change that lengthens nothing is never
+            // refused; one that does not resolve adds nothing (the command fails on it).
+            guard let resolved = try? presets.resolve(configuration: spec.configuration, own: spec.options) else { return 0 }
+            let describing = FieldAttributes(resolving: resolved).describingTextBytes - fields[i].attributes.describingTextBytes
             // A new initial text, and the same again as the text it replaces.
-            return max(0, 2 * presets.initialTextBound(of: spec) - fields[i].text.utf8.count - fields[i].initialText.utf8.count)
+            let text = max(0, 2 * (resolved.text?.utf8.count ?? 0) - fields[i].text.utf8.count - fields[i].initialText.utf8.count)
+            return max(0, text + describing)
         case .undo(let id):
             guard let i = try? target(id) else { return 0 }
             return max(0, fields[i].history.undoGrowth)
@@ -150,10 +165,36 @@ extension Form {
 }
 
 extension PresetLibrary {
-    /// At least the bytes of the initial text `spec` resolves to: its own, or the longest
-    /// among its presets'.
-    func initialTextBound(of spec: FieldSpec) -> Int {
-        if let text = spec.options.text { return text.utf8.count }
-        return spec.configuration.reduce(0) { max($0, presets[$1]?.text?.utf8.count ?? 0) }
+    /// At least the bytes a field built from `spec` holds: twice its initial text (its own,
+    /// or the longest among its presets': the text and the initial text), its id, and the
+    /// describing strings it gives itself and those of every preset it lists.
+    func textBound(of spec: FieldSpec) -> Int {
+        var presetText = 0, describing = spec.id.utf8.count + spec.options.describingTextBytes
+        for name in spec.configuration {
+            guard let preset = presets[name] else { continue }
+            presetText = max(presetText, preset.text?.utf8.count ?? 0)
+            describing += preset.describingTextBytes
+        }
+        return 2 * (spec.options.text?.utf8.count ?? presetText) + describing
     }
+}
+
+extension FieldOptions {
+    /// UTF-8 bytes of the label, placeholder, pattern hint and hints these options set.
+    var describingTextBytes: Int {
+        (label??.utf8.count ?? 0) + (placeholder??.utf8.count ?? 0) + (patternHint??.utf8.count ?? 0)
+            + (hints?.textBytes ?? 0)
+    }
+}
+
+extension FieldAttributes {
+    /// UTF-8 bytes of the resolved label, placeholder, pattern hint and hints.
+    var describingTextBytes: Int {
+        (label?.utf8.count ?? 0) + (placeholder?.utf8.count ?? 0) + (patternHint?.utf8.count ?? 0) + hints.textBytes
+    }
+}
+
+extension FieldHints {
+    /// UTF-8 bytes of every key and value's JSON text.
+    var textBytes: Int { members.reduce(0) { $0 + $1.key.utf8.count + $1.json.utf8.count } }
 }

@@ -126,8 +126,9 @@ final class MemoryBudgetTests: XCTestCase {
             XCTAssertFalse(out.stdout.contains("maxTotalText"), "no setText was refused")
             return Date().timeIntervalSince(start)
         }
-        // 10,000 texts of 2 bytes and one of 4,000: 100 bytes of room, less than a setText's.
-        let near = try seconds(budget: 10_000 * 2 + 4_000 + 100)
+        // 10,000 texts of 2 bytes and one of 4,000, the ids: 100 bytes of room, less than a setText's.
+        let ids = (0..<10_000).reduce(1) { $0 + "x\($1)".utf8.count }
+        let near = try seconds(budget: 10_000 * 2 + 4_000 + ids + 100)
         let far = try seconds(budget: 1 << 30)
         XCTAssertLessThan(near, 3 * far + 0.5, "near the budget \(near) s, far from it \(far) s")
     }
@@ -176,6 +177,38 @@ final class MemoryBudgetTests: XCTestCase {
         XCTAssertTrue(raised.stdout.contains(#""id":"d""#), raised.stdout)
     }
 
+    /// Labels, placeholders, pattern hints, hints and ids counted in no budget: 100
+    /// `configureField`s with 1 MB labels held 100 MB under `--max-total-text 1000`. Now
+    /// each is refused (-32003, maxTotalText), changing nothing, and the daemon does not grow.
+    func testLabelsCountInTheTextBudget() throws {
+        let formd = try SpawnedFormd(["--max-total-text", "1000", "--max-line-bytes", "2000000"])
+        formd.send(#"{"id":0,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"}]}}"# + "\n")
+        XCTAssertTrue(try XCTUnwrap(formd.readLine()).contains("formDefined"))
+        XCTAssertEqual(formd.readLine(), #"{"jsonrpc":"2.0","id":0,"result":{}}"#)
+        let before = try XCTUnwrap(formd.peakRSSKiB)
+        var lines = ""
+        for i in 1...100 {
+            let label = String(repeating: "abcdefghij".randomElement()!, count: 1_000_000 - i)
+            lines += #"{"id":\#(i),"method":"configureField","params":{"field":"\#(i % 2 == 0 ? "a" : "b")","label":"\#(label)"}}"# + "\n"
+        }
+        let group = formd.sendInBackground(Array(lines.utf8))
+        for i in 1...100 {
+            let line = try XCTUnwrap(formd.readLine(timeout: 60), "answer \(i)")
+            XCTAssertTrue(line.hasPrefix(#"{"jsonrpc":"2.0","id":\#(i),"error":{"code":-32003,"message":"limit maxTotalText exceeded"#), String(line.prefix(200)))
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        // A label that fits is set and counted: "a", "b" and 998 bytes fill the budget.
+        formd.send(#"{"id":101,"method":"configureField","params":{"field":"a","label":"\#(String(repeating: "l", count: 998))"}}"# + "\n")
+        XCTAssertTrue(try XCTUnwrap(formd.readLine()).contains("fieldChanged"))
+        XCTAssertEqual(formd.readLine(), #"{"jsonrpc":"2.0","id":101,"result":{}}"#)
+        formd.send(#"{"id":102,"method":"configureField","params":{"field":"b","placeholder":"p"}}"# + "\n")
+        XCTAssertTrue(try XCTUnwrap(formd.readLine()).contains(#""id":102,"error":{"code":-32003"#))
+        let after = try XCTUnwrap(formd.peakRSSKiB)
+        XCTAssertLessThan(after - before, 16 * 1024, "100 MB of labels: peak RSS \(before) KiB, then \(after) KiB")
+        formd.closeStdin()
+        XCTAssertEqual(WaitStatus.exitCode(try XCTUnwrap(formd.waitForExit())), 0)
+    }
+
     /// Saved text over `--max-total-text` (every field's text and initial text) refuses to
     /// start, with the reason, and leaves the state as it was.
     func testStateOverTheTextBudgetRefusesToStart() throws {
@@ -189,12 +222,12 @@ final class MemoryBudgetTests: XCTestCase {
 
             """)
         XCTAssertEqual(first.status, 0, first.stderr)
-        // a: 600 + 600 initial; b: 600.
-        let refused = try FormdProcess.run(["--state", state, "--max-total-text", "1799"], input: #"{"id":3,"method":"getState"}"# + "\n")
+        // a: 600 + 600 initial; b: 600; the ids a and b.
+        let refused = try FormdProcess.run(["--state", state, "--max-total-text", "1801"], input: #"{"id":3,"method":"getState"}"# + "\n")
         XCTAssertEqual(refused.status, 2)
         XCTAssertEqual(refused.stdout, "")
         XCTAssertTrue(refused.stderr.contains("does not restore (limit maxTotalText exceeded") && refused.stderr.contains("--max-total-text"), refused.stderr)
-        let raised = try FormdProcess.run(["--state", state, "--max-total-text", "1800"], input: #"{"id":3,"method":"getState"}"# + "\n")
+        let raised = try FormdProcess.run(["--state", state, "--max-total-text", "1802"], input: #"{"id":3,"method":"getState"}"# + "\n")
         XCTAssertEqual(raised.status, 0, raised.stderr)
         XCTAssertTrue(raised.stdout.contains(text), raised.stdout)
     }

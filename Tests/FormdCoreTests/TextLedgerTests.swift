@@ -4,25 +4,41 @@ import XCTest
 
 /// The engine's count of the text all forms hold (`--max-total-text`) is exact after every
 /// command, whatever changes texts: edits, undo and redo, `reset`, `defineForm` over a
-/// form, `addField`, `removeField`, a new own or preset text, restored and loaded forms.
+/// form, `addField`, `removeField`, a new own or preset text, labels, placeholders,
+/// pattern hints and hints given by a field or its presets, restored and loaded forms.
 final class TextLedgerTests: XCTestCase {
     private static let forms = ["default", "f1", "f2"]
-    private static let presets: [String: FieldOptions] = ["greeting": options { $0.text = "héllo" }]
+    private static let presets: [String: FieldOptions] = [
+        "greeting": options { $0.text = "héllo" },
+        "titled": options { $0.label = "Naïf"; $0.placeholder = "t"; $0.hints = ["k": "1"] },
+    ]
 
     private static func specs(_ count: Int, _ rng: inout SplitMix64) -> [FieldSpec] {
         (0..<count).map { i in
-            switch Int.random(in: 0..<3, using: &rng) {
+            switch Int.random(in: 0..<4, using: &rng) {
             case 0: return field("x\(i)")
             case 1: return field("x\(i)", ["greeting"])
+            case 2: return field("x\(i)", ["titled", "partOfChain"]) { $0.label = "o" }
             default: return field("x\(i)") { $0.text = "init\(i)" }
             }
+        }
+    }
+
+    /// Options that set or clear one of the strings that describe a field to `text`.
+    private static func describing(_ text: String, _ rng: inout SplitMix64) -> FieldOptions {
+        let value: String? = Int.random(in: 0..<4, using: &rng) == 0 ? nil : text
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: return options { $0.label = .some(value) }
+        case 1: return options { $0.placeholder = .some(value) }
+        case 2: return options { $0.patternHint = .some(value) }
+        default: return options { $0.hints = FieldHints([.init(key: ["k", "returnKeyType", text].randomElement(using: &rng)!, json: "\"\(text)\"")]) }
         }
     }
 
     /// Random commands over three forms under a budget they often reach: after each, the
     /// counted bytes are the bytes a pass over every field finds, within the budget.
     func testTheCountIsExactAfterEveryCommand() throws {
-        let budget = 400
+        let budget = 600
         try runRandomCommands(limits: EngineLimits(maxUndoSteps: 8, maxTotalText: budget), seeds: 1...8, count: 3_000,
                               forms: Self.forms, maxText: budget / 3,
                               define: { .defineForm(fields: Self.specs(4, &$0), presets: Self.presets) }) { target, rng in
@@ -41,8 +57,9 @@ final class TextLedgerTests: XCTestCase {
             case 79..<83: return .removeField(id)
             case 83..<87: return .addField(field(id) { $0.text = text }, after: nil)
             case 87..<90: return .setSecure(field: id, Bool.random(using: &rng))
-            case 90..<95: return .configureField(id, options: options { $0.text = text }, configuration: nil)
-            default: return .configureField(id, options: FieldOptions(), configuration: Bool.random(using: &rng) ? ["greeting"] : [])
+            case 90..<92: return .configureField(id, options: options { $0.text = text }, configuration: nil)
+            case 92..<94: return .configureField(id, options: FieldOptions(), configuration: [["greeting"], ["titled"], []].randomElement(using: &rng)!)
+            default: return .configureField(id, options: Self.describing(text, &rng), configuration: nil)
             }
         } check: { engine, _, label in
             let held = engine.heldTextBytes
@@ -58,26 +75,52 @@ final class TextLedgerTests: XCTestCase {
                                   fields: [PersistedField(spec: field("x") { $0.text = "start" }, text: "typed é", anchorUTF8: 0, headUTF8: 0)],
                                   responder: nil, pendingBecome: nil)
         var engine = try FormEngine(restoring: [saved])
-        XCTAssertEqual(engine.countedTextBytes, 5 + 8)
+        XCTAssertEqual(engine.countedTextBytes, 5 + 8 + 1)
         XCTAssertEqual(engine.countedTextBytes, engine.heldTextBytes)
         try engine.load(count: 2, presets: [:], into: "a") { i throws(FormError) in field("y\(i)") { $0.text = "abc" } }
-        XCTAssertEqual(engine.countedTextBytes, 2 * 6)
+        XCTAssertEqual(engine.countedTextBytes, 2 * (6 + 2))
         XCTAssertEqual(engine.countedTextBytes, engine.heldTextBytes)
     }
 
     /// Near the budget an edit that does not lengthen the text is still carried out, and
     /// one that would pass the budget by a byte is refused, changing nothing.
     func testTheBudgetActsOnTheExactCount() throws {
-        var engine = FormEngine(limits: EngineLimits(maxTotalText: 100))
+        // The ids "a" and "b" hold 2 of the 102 bytes.
+        var engine = FormEngine(limits: EngineLimits(maxTotalText: 102))
         _ = try engine.perform(.defineForm(fields: [field("a"), field("b")], presets: [:]))
         _ = try engine.perform(.setText(field: "a", text: String(repeating: "x", count: 90)))
         _ = try engine.perform(.setText(field: "a", text: String(repeating: "y", count: 90)))
         _ = try engine.perform(.setText(field: "b", text: String(repeating: "z", count: 10)))
         XCTAssertThrowsError(try engine.perform(.insertText(field: "b", text: "!")))
-        XCTAssertEqual(engine.countedTextBytes, 100)
+        XCTAssertEqual(engine.countedTextBytes, 102)
         _ = try engine.perform(.delete(field: "a"))
         _ = try engine.perform(.insertText(field: "b", text: "!"))
-        XCTAssertEqual(engine.countedTextBytes, 100)
+        XCTAssertEqual(engine.countedTextBytes, 102)
+        XCTAssertEqual(engine.countedTextBytes, engine.heldTextBytes)
+    }
+
+    /// Labels, placeholders, pattern hints, hints and ids count once per field that holds
+    /// them, a preset's included; near the budget a label no longer than the one it
+    /// replaces is set, a longer one is refused and changes nothing.
+    func testDescribingStringsCountPerField() throws {
+        let titled: [String: FieldOptions] = ["titled": options { $0.label = "12345"; $0.hints = ["k": "1"] }]
+        var engine = FormEngine(limits: EngineLimits(maxTotalText: 30))
+        // Each field: id 1 + label 5 + hint key 1 + value 1 = 8 bytes; three fields 24.
+        _ = try engine.perform(.defineForm(fields: [field("a", ["titled"]), field("b", ["titled"]), field("c", ["titled"])], presets: titled))
+        XCTAssertEqual(engine.countedTextBytes, 24)
+        XCTAssertThrowsError(try engine.perform(.addField(field("d", ["titled"]), after: nil))) { error in
+            guard case .limitExceeded(let limit, _)? = error as? FormError else { return XCTFail("\(error)") }
+            XCTAssertEqual(limit, "maxTotalText")
+        }
+        XCTAssertEqual(engine.countedTextBytes, 24)
+        XCTAssertEqual(engine.forms["default"]?.fields.count, 3)
+        _ = try engine.perform(.configureField("a", options: options { $0.placeholder = "123456" }, configuration: nil))
+        XCTAssertEqual(engine.countedTextBytes, 30)
+        _ = try engine.perform(.configureField("a", options: options { $0.placeholder = "abcdef" }, configuration: nil))
+        XCTAssertThrowsError(try engine.perform(.configureField("b", options: options { $0.patternHint = "x" }, configuration: nil)))
+        XCTAssertEqual(engine.forms["default"]?.fields[1].attributes.patternHint, nil)
+        _ = try engine.perform(.configureField("a", options: options { $0.label = .some(nil) }, configuration: nil))
+        XCTAssertEqual(engine.countedTextBytes, 25)
         XCTAssertEqual(engine.countedTextBytes, engine.heldTextBytes)
     }
 }
