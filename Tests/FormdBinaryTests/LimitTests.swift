@@ -57,9 +57,9 @@ final class LimitTests: XCTestCase {
                        #"{"id":"k3","method":"defineForm","params":{"fields":[{"id":"c"}]}}"#],
              overLimit: [#"{"id":"o1","method":"defineForm","params":{"form":"third","fields":[]}}"#]),
         textCases,
-        // 40 bytes in all: a field's text and its initial text count, a preset's text once
-        // per field that gets it.
-        Case(name: "maxTotalText", args: ["--max-total-text", "40"],
+        // 43 bytes in all: a field's text, its initial text and its id count, a preset's text
+        // once per field that gets it (20 + 2 at the setup, 43 once a and c are filled).
+        Case(name: "maxTotalText", args: ["--max-total-text", "43"],
              setup: [#"{"id":"s1","method":"defineForm","params":{"presets":{"ten":{"text":"0123456789"}},"fields":[{"id":"a"},{"id":"b","configuration":["ten"]}]}}"#],
              atLimit: [#"{"id":"k1","method":"setText","params":{"field":"a","text":"abcdefghij"}}"#,
                        #"{"id":"k2","method":"addField","params":{"field":{"id":"c","text":"12345"}}}"#,
@@ -208,14 +208,15 @@ final class LimitTests: XCTestCase {
 
     /// The issue's amplification: one 400 KB line giving a 400,000-character preset text
     /// to 2,000 fields (800 MB of text, 2.4 GB of memory once) is refused by the text
-    /// budget before anything is built; so is the same form defined again and again.
+    /// budget before anything is built (1.6 GB of text and initial text, 8,890 of ids); so
+    /// is the same form defined again and again.
     func testAPresetGivenToThousandsOfFieldsIsRefusedByTheTextBudget() throws {
         let formd = try SpawnedFormd([])
         let fields = (0..<2000).map { #"{"id":"f\#($0)","configuration":["big"]}"# }.joined(separator: ",")
         let define = #"{"id":1,"method":"defineForm","params":{"presets":{"big":{"text":"\#(String(repeating: "x", count: 400_000))"}},"fields":[\#(fields)]}}"#
         formd.send(define + "\n")
         let answer = try XCTUnwrap(formd.readLine(timeout: 60))
-        XCTAssertTrue(answer.hasPrefix(#"{"jsonrpc":"2.0","id":1,"error":{"code":-32003,"message":"limit maxTotalText exceeded: this command would add 1600000000 bytes of text, more than the forms have room for (at most 67108864 in all"#), answer)
+        XCTAssertTrue(answer.hasPrefix(#"{"jsonrpc":"2.0","id":1,"error":{"code":-32003,"message":"limit maxTotalText exceeded: this command would add 1600008890 bytes of text, more than the forms have room for (at most 67108864 in all"#), answer)
         let peak = try XCTUnwrap(formd.peakRSSKiB)
         XCTAssertLessThan(peak, 64 * 1024, "peak RSS \(peak) KiB")
         formd.closeStdin()
