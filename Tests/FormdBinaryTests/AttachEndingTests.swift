@@ -15,6 +15,15 @@ final class AttachEndingTests: XCTestCase {
         return (status, status == nil ? "" : client.stderr)
     }
 
+    /// Kills `daemon` and expects `client` to report it lost: exit 1 and the one message.
+    private func assertLostAfterKill(_ daemon: ListenDaemon, _ client: AttachClient, _ label: String,
+                                     file: StaticString = #filePath, line: UInt = #line) {
+        kill(daemon.process.processIdentifier, SIGKILL)
+        let (status, stderr) = exitAndStderr(client)
+        XCTAssertEqual(status, 1, label, file: file, line: line)
+        XCTAssertEqual(stderr, "formd: lost the daemon at \(daemon.socket): it closed the connection without a shutdown (killed, or crashed?)\n", label, file: file, line: line)
+    }
+
     func testAKilledDaemonIsALostConnection() throws {
         for framing in ["lines", "Content-Length"] {
             let daemon = try ListenDaemon()
@@ -26,10 +35,7 @@ final class AttachEndingTests: XCTestCase {
                 client.writeBytes(Data("Content-Length: \(request.utf8.count)\r\n\r\n\(request)".utf8))
             }
             usleep(100_000)
-            kill(daemon.process.processIdentifier, SIGKILL)
-            let (status, stderr) = exitAndStderr(client)
-            XCTAssertEqual(status, 1, framing)
-            XCTAssertEqual(stderr, "formd: lost the daemon at \(daemon.socket): it closed the connection without a shutdown (killed, or crashed?)\n", framing)
+            assertLostAfterKill(daemon, client, framing)
         }
     }
 
@@ -53,10 +59,7 @@ final class AttachEndingTests: XCTestCase {
             let client = try attach(daemon)
             XCTAssertEqual(client.call("setText", ["field": "email", "text": text]).result["applied"] as? Bool, true, text)
             XCTAssertEqual((client.call("reset")["result"] as? [String: Any])?.count, 0, text)
-            kill(daemon.process.processIdentifier, SIGKILL)
-            let (status, stderr) = exitAndStderr(client)
-            XCTAssertEqual(status, 1, text)
-            XCTAssertEqual(stderr, "formd: lost the daemon at \(daemon.socket): it closed the connection without a shutdown (killed, or crashed?)\n", text)
+            assertLostAfterKill(daemon, client, text)
         }
     }
 
