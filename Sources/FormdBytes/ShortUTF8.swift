@@ -23,6 +23,17 @@ public enum ShortUTF8 {
         return ShortASCII.inline(low: low, high: high, count: count, flags: (low | high) & SWAR.highs == 0 ? 0xE0 : 0xA0)
     }
 
+    /// The two words of a string held inline (ASCII or not; its byte count is
+    /// `ShortASCII.count`), the bytes in order and zero past the count; nil for a string
+    /// held elsewhere, and where the layout does not hold.
+    @inline(__always) @inlinable
+    public static func inlineWords(of s: String) -> (UInt64, UInt64)? {
+        guard layoutHolds else { return nil }
+        let raw = unsafeBitCast(s, to: (UInt64, UInt64).self)
+        // Top nibble 0xE: inline and ASCII; 0xA: inline, not ASCII.
+        return (raw.1 &>> 60) | 0x4 == 0xE ? raw : nil
+    }
+
     /// Whether inline strings are laid out so: ASCII as `ShortASCII` checks, and two
     /// literals beyond ASCII, one in normalization form C and one not (no flag tells them
     /// apart). In an optimized build the check folds to a constant.

@@ -58,7 +58,7 @@ public struct JSONCursor {
     public static let intBound = 21
 
     /// Constant text verbatim (no quoting, no escaping, no validation).
-    @inlinable
+    @inline(__always) @inlinable
     public mutating func raw(_ text: StaticString) {
         let n = text.utf8CodeUnitCount
         claim(n)
@@ -69,7 +69,7 @@ public struct JSONCursor {
     /// Copies `n` bytes. A literal chosen at run time (an event's name) is short: 4 to 16
     /// bytes are copied as two overlapping words, each read and written within the `n`
     /// bytes, where a call to `memcpy` costs more than the copy.
-    @inlinable
+    @inline(__always) @inlinable
     static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
         if n >= 8 && n <= 16 {
             let head = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
@@ -86,16 +86,45 @@ public struct JSONCursor {
         }
     }
 
-    /// `v` in decimal, two digits per division from a table of the pairs 00...99,
-    /// written from the last digit back straight into place once the count is known.
-    @inlinable
+    /// `v` in decimal. Below 10^8 (every count, position and `seq` an event carries) the
+    /// digits are made side by side in one word (`eightDigits`) and stored whole; beyond,
+    /// two digits per division.
+    @inline(__always) @inlinable
     public mutating func int(_ v: Int) {
         claim(JSONCursor.intBound)
-        if v >= 0 && v < 10 {
+        if UInt(bitPattern: v) < 10 {
             p.initialize(to: UInt8(truncatingIfNeeded: v) &+ UInt8(ascii: "0"))
             p += 1
             return
         }
+        guard UInt(bitPattern: v) < 100_000_000 else { return longInt(v) }
+        let (digits, count) = JSONCursor.eightDigits(UInt64(truncatingIfNeeded: v))
+        UnsafeMutableRawPointer(p).storeBytes(of: digits.littleEndian, as: UInt64.self)
+        p += count
+    }
+
+    /// The decimal digits of `x` < 10^8 as ASCII bytes in one word, the first digit in the
+    /// lowest byte and zero bytes after the last, and how many there are. The number is
+    /// split into two halves of four digits, each half into two pairs, each pair into two
+    /// digits, every split done in all lanes of the word by one multiplication (the
+    /// quotients by 100 and 10 as a multiply and a shift, exact for these ranges).
+    @inline(__always) @inlinable
+    static func eightDigits(_ x: UInt64) -> (digits: UInt64, count: Int) {
+        let high = x / 10_000
+        var lanes = high | (x &- high &* 10_000) &<< 32                       // 2 x 4 digits, in 32-bit lanes
+        let hundreds = ((lanes &* 10_486) &>> 20) & 0x0000_007F_0000_007F
+        lanes = hundreds | (lanes &- hundreds &* 100) &<< 16                  // 4 x 2 digits, in 16-bit lanes
+        let tens = ((lanes &* 103) &>> 10) & 0x000F_000F_000F_000F
+        lanes = tens | (lanes &- tens &* 10) &<< 8                            // 8 digits, in bytes
+        // Leading zeros are the low zero bytes; the last digit is kept (x == 0 writes "0").
+        let leading = (lanes | 1 &<< 56).trailingZeroBitCount &>> 3
+        return ((lanes &+ 0x3030_3030_3030_3030) &>> UInt64(8 &* leading), 8 &- leading)
+    }
+
+    /// `int` beyond 10^8 and below zero: two digits per division from a table of the pairs
+    /// 00...99, written from the last digit back straight into place once the count is known.
+    @usableFromInline
+    mutating func longInt(_ v: Int) {
         var magnitude = v.magnitude
         if v < 0 {
             p.initialize(to: UInt8(ascii: "-"))
@@ -141,12 +170,18 @@ public struct JSONCursor {
     static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// `s` quoted and escaped; needs `bound(s)` bytes of room.
-    @inlinable
+    @inline(__always) @inlinable
     public mutating func string(_ s: String) {
-        // Most strings written are short ASCII ids and texts, held inline (`ShortASCII`):
-        // written straight from their two words. Reaching the bytes of an inline string
-        // the usual way copies them out first.
-        if let words = ShortASCII.words(of: s), quoteInline(words) { return }
+        // Most strings written are short ids and texts, held inline (`ShortUTF8`): written
+        // straight from their two words. Reaching the bytes of an inline string the usual
+        // way copies them out first.
+        if let words = ShortUTF8.inlineWords(of: s), quoteInline(words) { return }
+        quoteStored(s)
+    }
+
+    /// `string` of a string not held inline, or needing escapes.
+    @usableFromInline
+    mutating func quoteStored(_ s: String) {
         // Native strings (always, on Linux) expose their UTF-8 in place: no copy, no retain.
         if s.utf8.withContiguousStorageIfAvailable({ quote($0) }) == nil {
             var copy = s
@@ -168,14 +203,21 @@ public struct JSONCursor {
         p += utf8.count
     }
 
-    /// A short ASCII string quoted from its inline words, when none of its bytes needs
-    /// escaping; false, writing nothing, otherwise. Stores both words whole (`bound`).
-    @inlinable
+    /// A string held inline quoted from its two words, when none of its bytes needs
+    /// escaping; false, writing nothing, otherwise. Stores both words whole (`bound`). The
+    /// bytes past its count are zero, which the escape test flags as control characters:
+    /// the string is clean when its first flagged byte is at or past the count. Bytes of
+    /// non-ASCII characters are never flagged, so those strings take this path too.
+    @inline(__always) @inlinable
     mutating func quoteInline(_ words: (UInt64, UInt64)) -> Bool {
         let count = ShortASCII.count(words)
-        let (lowBytes, highBytes) = SWAR.masks(ofFirst: count)
+        let clean = SWAR.escapeMask(words.0).trailingZeroBitCount &>> 3
         // Most ids and typed texts fit the first word: the second is not looked at.
-        guard SWAR.escapeMask(words.0) & lowBytes == 0, count <= 8 || SWAR.escapeMask(words.1) & highBytes == 0 else { return false }
+        if count <= 8 {
+            guard clean >= count else { return false }
+        } else {
+            guard clean == 8, SWAR.escapeMask(words.1).trailingZeroBitCount &>> 3 >= count &- 8 else { return false }
+        }
         claim(max(17, count &+ 2))
         p.initialize(to: UInt8(ascii: "\""))
         UnsafeMutableRawPointer(p + 1).storeBytes(of: words.0.littleEndian, as: UInt64.self)

@@ -4,13 +4,14 @@ import FormdJSON
 /// Writes engine events as JSON-RPC notifications: method = event name, params start
 /// with `form` and `seq`.
 public enum EventEncoder {
-    /// Appends one notification (without the newline). `textSync` decides whether
-    /// `textChanged` carries the whole text and display or only the edit.
+    /// Appends one notification, and a newline after it with `newline` (NDJSON: in the
+    /// event's own reservation). `textSync` decides whether `textChanged` carries the
+    /// whole text and display or only the edit.
     ///
     /// The events a keystroke causes are written each in one reservation through a
     /// `JSONCursor`, sized from their strings: one capacity check per event instead of one
     /// per member. The large, rare ones (whole snapshots, value lists) go member by member.
-    public static func write(_ record: EventRecord, textSync: TextSync = .full, to w: inout JSONWriter) {
+    public static func write(_ record: EventRecord, textSync: TextSync = .full, newline: Bool = false, to w: inout JSONWriter) {
         // Each reservation: the opening's room, the literals written after it and the
         // bounds of the values.
         let int = JSONCursor.intBound
@@ -39,7 +40,7 @@ public enum EventEncoder {
                 c.raw(",\"end\":"); c.int(edit.end)
                 c.raw(",\"text\":"); c.string(edit.text)
                 FieldEncoder.range(selection, opening: "},\"selection\":{\"start\":", &c)
-                c.raw("}}")
+                close(newline, &c)
             }
         case .selectionChanged(let id, let selection):
             w.write(upTo: opening(record, .selectionChanged) + JSONCursor.room(",\"field\":", "}}")
@@ -47,7 +48,7 @@ public enum EventEncoder {
                 open(record, .selectionChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 FieldEncoder.range(selection, opening: ",\"selection\":{\"start\":", &c)
-                c.raw("}}")
+                close(newline, &c)
             }
         case .responderChanged(let id, let isFirst):
             w.write(upTo: opening(record, .responderChanged) + JSONCursor.room(",\"field\":", ",\"isFirstResponder\":false}}")
@@ -55,7 +56,8 @@ public enum EventEncoder {
                 open(record, .responderChanged, &c)
                 c.raw(",\"field\":"); c.string(id)
                 // Each branch a constant: a literal chosen at run time is copied by a call.
-                if isFirst { c.raw(",\"isFirstResponder\":true}}") } else { c.raw(",\"isFirstResponder\":false}}") }
+                if isFirst { c.raw(",\"isFirstResponder\":true") } else { c.raw(",\"isFirstResponder\":false") }
+                close(newline, &c)
             }
         case .focusChanged(let from, let to):
             w.write(upTo: opening(record, .focusChanged) + JSONCursor.room(",\"from\":", ",\"to\":", "}}")
@@ -63,7 +65,7 @@ public enum EventEncoder {
                 open(record, .focusChanged, &c)
                 c.raw(",\"from\":"); c.optionalString(from)
                 c.raw(",\"to\":"); c.optionalString(to)
-                c.raw("}}")
+                close(newline, &c)
             }
         case .demandChanged(let id, let demand, let outcome):
             w.write(upTo: opening(record, .demandChanged) + JSONCursor.room(",\"field\":", ",\"demand\":", ",\"outcome\":", "}}")
@@ -72,58 +74,58 @@ public enum EventEncoder {
                 c.raw(",\"field\":"); c.string(id)
                 c.raw(",\"demand\":"); c.optionalString(demand?.rawValue)
                 c.raw(",\"outcome\":"); c.string(outcome.rawValue)
-                c.raw("}}")
+                close(newline, &c)
             }
         case .returnPressed(let id, let action):
-            writeFieldAnd(",\"action\":", action.rawValue, id: id, record, .returnPressed, to: &w)
+            writeFieldAnd(newline, ",\"action\":", action.rawValue, id: id, record, .returnPressed, to: &w)
         case .deletePressed(let id, let before):
-            writeFieldAnd(",\"textBefore\":", before, id: id, record, .deletePressed, to: &w)
+            writeFieldAnd(newline, ",\"textBefore\":", before, id: id, record, .deletePressed, to: &w)
         case .changeRejected(let id, let reason):
-            writeFieldAnd(",\"reason\":", reason.rawValue, id: id, record, .changeRejected, to: &w)
+            writeFieldAnd(newline, ",\"reason\":", reason.rawValue, id: id, record, .changeRejected, to: &w)
         case .fieldRemoved(let id):
             w.write(upTo: opening(record, .fieldRemoved) + JSONCursor.room(",\"field\":", "}}") + JSONCursor.bound(id)) { c in
                 open(record, .fieldRemoved, &c)
                 c.raw(",\"field\":"); c.string(id)
-                c.raw("}}")
+                close(newline, &c)
             }
         case .formDefined(let snapshot), .formReset(let snapshot):
             let name = EventName(record.event)
             w.write(upTo: opening(record, name)) { open(record, name, &$0) }
             FieldEncoder.writeFormBody(snapshot, to: &w)
-            w.writeRaw("}}")
+            close(newline, &w)
         case .fieldAdded(let f, let index):
             w.write(upTo: opening(record, .fieldAdded)) { open(record, .fieldAdded, &$0) }
             w.key("field"); FieldEncoder.writeSnapshot(f, to: &w)
             w.writeInt(index, after: ",\"index\":")
-            w.writeRaw("}}")
+            close(newline, &w)
         case .fieldChanged(let id, let changes):
             w.write(upTo: opening(record, .fieldChanged)) { open(record, .fieldChanged, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("changes"); FieldEncoder.writeChanges(changes, to: &w)
-            w.writeRaw("}}")
+            close(newline, &w)
         case .validityChanged(let id, let validity):
             w.write(upTo: opening(record, .validityChanged)) { open(record, .validityChanged, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("valid"); w.writeBool(validity.isValid)
             w.key("errors"); FieldEncoder.writeValidationErrors(validity.errors, to: &w)
-            w.writeRaw("}}")
+            close(newline, &w)
         case .submitted(let values, let withheld):
             w.write(upTo: opening(record, .submitted)) { open(record, .submitted, &$0) }
             w.key("values"); FieldEncoder.writeValues(values, to: &w)
             w.key("withheld"); w.writeStrings(withheld)
-            w.writeRaw("}}")
+            close(newline, &w)
         case .submitFailed(let errors):
             w.write(upTo: opening(record, .submitFailed)) { open(record, .submitFailed, &$0) }
             w.key("errors"); FieldEncoder.writeErrors(errors, to: &w)
-            w.writeRaw("}}")
+            close(newline, &w)
         }
     }
 
     /// Room `open` needs: its literals (the longer of the two spellings of the form), the
-    /// name, the form's bound and the seq.
+    /// name, the form's bound and the seq; and the newline `close` may add.
     @inline(__always)
     private static func opening(_ record: EventRecord, _ name: EventName) -> Int {
-        JSONCursor.room("{\"jsonrpc\":\"2.0\",\"method\":\"", "\",\"params\":{\"form\":\"default\"", ",\"seq\":")
+        JSONCursor.room("{\"jsonrpc\":\"2.0\",\"method\":\"", "\",\"params\":{\"form\":\"default\"", ",\"seq\":", "\n")
             + name.spelling.utf8CodeUnitCount + JSONCursor.bound(record.form) + JSONCursor.intBound
     }
 
@@ -144,14 +146,25 @@ public enum EventEncoder {
         c.int(record.seq)
     }
 
+    /// `}}` ending a notification, and the newline with `newline`: each a constant.
+    @inline(__always)
+    private static func close(_ newline: Bool, _ c: inout JSONCursor) {
+        if newline { c.raw("}}\n") } else { c.raw("}}") }
+    }
+
+    /// `close` for the large events, written member by member.
+    private static func close(_ newline: Bool, _ w: inout JSONWriter) {
+        if newline { w.writeRaw("}}\n") } else { w.writeRaw("}}") }
+    }
+
     /// An event of a field and one string member.
-    private static func writeFieldAnd(_ key: StaticString, _ value: String, id: String, _ record: EventRecord, _ name: EventName,
+    private static func writeFieldAnd(_ newline: Bool, _ key: StaticString, _ value: String, id: String, _ record: EventRecord, _ name: EventName,
                                       to w: inout JSONWriter) {
         w.write(upTo: opening(record, name) + JSONCursor.room(",\"field\":", key, "}}") + JSONCursor.bound(id) + JSONCursor.bound(value)) { c in
             open(record, name, &c)
             c.raw(",\"field\":"); c.string(id)
             c.raw(key); c.string(value)
-            c.raw("}}")
+            close(newline, &c)
         }
     }
 }

@@ -136,6 +136,7 @@ enum FieldEncoder {
 
     /// The range after `opening`, which ends with the range's own `{"start":` (a key
     /// before it included); needs `rangeRoom(opening:)`.
+    @inline(__always)
     static func range(_ r: TextRange, opening: StaticString, _ c: inout JSONCursor) {
         c.raw(opening)
         c.int(r.start)

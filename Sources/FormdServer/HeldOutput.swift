@@ -33,10 +33,11 @@ struct HeldOutput: Sendable {
         for mark in marks {
             bytes.withUnsafeBytes { out.writer.writeRaw(UnsafeRawBufferPointer(rebasing: $0[from..<mark.offset])) }
             from = mark.offset
+            let newline = mark.framing == .ndjson
             records.forEachInPlace(next..<mark.end) { record in
                 let start = out.writer.count
-                EventEncoder.write(record, textSync: mark.textSync, to: &out.writer)
-                out.writer.endMessage(from: start, mark.framing)
+                EventEncoder.write(record, textSync: mark.textSync, newline: newline, to: &out.writer)
+                if !newline { out.writer.endMessage(from: start, mark.framing) }
             }
             next = mark.end
             if out.pendingBytes >= threshold { out.flush() }

@@ -55,4 +55,32 @@ final class EventEncoderTests: XCTestCase {
             }
         }
     }
+
+    /// With `newline`, an event is the same bytes and a newline after them, whatever its
+    /// kind: the NDJSON output of a burst writes it so, in the event's own reservation.
+    func testNewlineIsTheEventAndANewline() {
+        let events: [FormEvent] = [
+            .textChanged(field: "f1", text: "hi", length: 2, edit: TextEdit(start: 0, end: 0, text: "hi"), selection: TextRange(start: 2, end: 2)),
+            .textChanged(field: "s", text: nil, length: 4, edit: TextEdit(start: 1, end: 3, text: "••"), selection: TextRange(start: 0, end: 3, backward: true)),
+            .selectionChanged(field: "f1", selection: TextRange(start: 0, end: 1)),
+            .responderChanged(field: "f1", isFirstResponder: true), .responderChanged(field: "f1", isFirstResponder: false),
+            .focusChanged(from: nil, to: "f2"), .demandChanged(field: "f2", demand: .become, outcome: .pending),
+            .returnPressed(field: "f2", action: .next), .deletePressed(field: "f2", textBefore: "x\n"),
+            .changeRejected(field: "f2", reason: .empty), .fieldRemoved(field: "f3"),
+            .fieldChanged(field: "f1", changes: FieldChanges(visited: true)),
+            .submitted(values: [FieldValue(field: "f1", text: "a")], withheld: ["pw"]), .submitFailed(errors: []),
+        ]
+        for event in events {
+            for form in [FormEngine.defaultForm, "other"] {
+                for sync in [TextSync.full, .incremental] {
+                    let record = EventRecord(form: form, seq: 12_345_678_901, event: event)
+                    var plain = JSONWriter(), line = JSONWriter()
+                    EventEncoder.write(record, textSync: sync, to: &plain)
+                    EventEncoder.write(record, textSync: sync, newline: true, to: &line)
+                    XCTAssertEqual(line.bytes, plain.bytes + [UInt8(ascii: "\n")], "\(event)")
+                    XCTAssertFalse(plain.bytes.contains(UInt8(ascii: "\n")))
+                }
+            }
+        }
+    }
 }
