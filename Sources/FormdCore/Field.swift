@@ -125,7 +125,7 @@ public struct Field: Equatable, Sendable {
     /// is an undo itself, and revalidates. Returns the change and whether validity changed.
     mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String, kind: EditHistory.Kind?) -> (CharacterChange, Bool) {
         if let kind {
-            let removed = lo.index == hi.index ? "" : String(buffer.text[lo.index..<hi.index])
+            let removed = buffer.text(from: lo, to: hi)
             history.record(EditHistory.Step(kind: kind, startUTF8: buffer.utf8Offset(lo.index), removed: removed, inserted: s,
                                             anchorBeforeUTF8: buffer.utf8Offset(buffer.anchor.index),
                                             headBeforeUTF8: buffer.utf8Offset(buffer.head.index)))

@@ -131,7 +131,7 @@ extension Form {
         if !fields[i].attributes.enabled || (fields[i].attributes.enablesReturnKeyAutomatically && fields[i].length == 0) {
             return .returnPressed(.ignored)
         }
-        let action = ReturnOutcome(rawValue: returnAction.rawValue)!
+        let action = ReturnOutcome(returnAction)
         emit(.returnPressed(field: fields[i].id, action: action))
         switch returnAction {
         case .next:

@@ -14,3 +14,16 @@ public enum ReturnAction: String, Sendable, CaseIterable {
 public enum ReturnOutcome: String, CaseIterable, Sendable {
     case next, resign, submit, none, ignored
 }
+
+extension ReturnOutcome {
+    /// The outcome of carrying out `action` (a switch: going through the raw strings
+    /// compares them).
+    init(_ action: ReturnAction) {
+        switch action {
+        case .next: self = .next
+        case .resign: self = .resign
+        case .submit: self = .submit
+        case .none: self = .none
+        }
+    }
+}

@@ -43,6 +43,7 @@ extension FormEngine {
 
     /// With `exact: false` an upper bound read from the command alone where possible.
     private mutating func textGrowth(_ command: FormCommand, on formName: String, exact: Bool) -> Int {
+        if command.addsNoText { return 0 }
         switch command {
         case .setText(_, let text), .insertText(_, let text), .editAction(_, .paste, let text?):
             if !exact { return text.utf8.count }
@@ -160,6 +161,23 @@ extension Form {
             return fields.reduce(0) { $0 + max(0, $1.initialText.utf8.count - $1.text.utf8.count) }
         default:
             return 0
+        }
+    }
+}
+
+extension FormCommand {
+    /// Whether the command adds no text whatever the form holds (`Form.textGrowth` is 0
+    /// for it), so admitting it needs no look at the form. Every case is listed: a new
+    /// command must say.
+    var addsNoText: Bool {
+        switch self {
+        case .delete, .select, .moveCaret, .pressReturn, .demandFocus, .focusNext, .focusPrevious,
+             .setEnabled, .setSecure, .setRevealed, .getState, .validate, .submit, .removeField:
+            true
+        case .editAction(_, let action, let text):
+            action != .paste || text == nil
+        case .defineForm, .addField, .configureField, .setText, .insertText, .undo, .redo, .reset:
+            false
         }
     }
 }

@@ -21,12 +21,12 @@ extension TextBuffer {
         let before = loUTF8 > 0 ? 1 : 0, after = hiUTF8 < oldBytes ? 1 : 0
         let start = loUTF8 - before
         let oldCount = before + hiUTF8 - loUTF8 + after, newCount = before + insertedBytes + after
-        let oldWindow = old &>> (8 &* start), newWindow = new &>> (8 &* start)
-        var p = 0
-        while p < oldCount && p < newCount && TextBuffer.byte(oldWindow, p) == TextBuffer.byte(newWindow, p) { p += 1 }
-        var q = 0
-        while q < oldCount - p && q < newCount - p
-            && TextBuffer.byte(oldWindow, oldCount - 1 - q) == TextBuffer.byte(newWindow, newCount - 1 - q) { q += 1 }
+        let oldWindow = TextBuffer.prefix(old &>> (8 &* start), oldCount), newWindow = TextBuffer.prefix(new &>> (8 &* start), newCount)
+        // Bytes the windows share at their starts, then at their ends (tops aligned; both
+        // hold at most 15 bytes), found a word at a time.
+        let p = min(TextBuffer.sameLowBytes(oldWindow, newWindow), oldCount, newCount)
+        let q = min(TextBuffer.sameHighBytes(oldWindow &<< (8 &* (16 - oldCount)), newWindow &<< (8 &* (16 - newCount))),
+                    oldCount - p, newCount - p)
         text = TextBuffer.string(new, count: newBytes)
         length = newBytes
         let caret = Cursor(index(utf8: loUTF8 + insertedBytes), loUTF8 + insertedBytes)
@@ -40,6 +40,15 @@ extension TextBuffer {
                                windowRemoved: oldCount, windowInserted: newCount)
     }
 
+    /// The text between `lo` and `hi`. A short ASCII text's piece is cut from its words
+    /// rather than built from a substring, which validates and classifies it again.
+    func text(from lo: Cursor, to hi: Cursor) -> String {
+        if lo.index == hi.index { return "" }
+        guard let t = ShortASCII.words(of: text), !TextBuffer.hasLineBreak(t) else { return String(text[lo.index..<hi.index]) }
+        return TextBuffer.string(TextBuffer.prefix(TextBuffer.bytes(t) &>> (8 &* lo.offset), hi.offset - lo.offset),
+                                 count: hi.offset - lo.offset)
+    }
+
     /// An inline string's bytes as one number, byte 0 lowest, without its count and flags.
     private static func bytes(_ words: (UInt64, UInt64)) -> UInt128 {
         UInt128(words.1 & 0x00FF_FFFF_FFFF_FFFF) &<< 64 | UInt128(words.0)
@@ -51,8 +60,14 @@ extension TextBuffer {
         count >= 16 ? v : v & ((1 &<< (8 &* count)) - 1)
     }
 
-    private static func byte(_ v: UInt128, _ i: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: v &>> (8 &* i))
+    /// How many of the lowest bytes of `a` and `b` are equal (16 when all are).
+    private static func sameLowBytes(_ a: UInt128, _ b: UInt128) -> Int {
+        (a ^ b).trailingZeroBitCount &>> 3
+    }
+
+    /// How many of the highest bytes of `a` and `b` are equal (16 when all are).
+    private static func sameHighBytes(_ a: UInt128, _ b: UInt128) -> Int {
+        (a ^ b).leadingZeroBitCount &>> 3
     }
 
     /// The `count` bytes of `v` (zero above them) as a string.
@@ -60,10 +75,10 @@ extension TextBuffer {
         ShortASCII.string(low: UInt64(truncatingIfNeeded: v), high: UInt64(truncatingIfNeeded: v &>> 64), count: count)
     }
 
-    /// Whether an inline string's bytes hold a CR or an LF (CR LF is one character).
+    /// Whether an inline string's bytes hold a CR or an LF (CR LF is one character). Its
+    /// bytes past its count are zero, so only the count's byte is masked off.
     private static func hasLineBreak(_ words: (UInt64, UInt64)) -> Bool {
-        let (lowBytes, highBytes) = SWAR.masks(ofFirst: ShortASCII.count(words))
         func breaks(_ x: UInt64) -> UInt64 { SWAR.bytesEqual(x, 0x0D) | SWAR.bytesEqual(x, 0x0A) }
-        return breaks(words.0) & lowBytes != 0 || breaks(words.1) & highBytes != 0
+        return breaks(words.0) | breaks(words.1 & 0x00FF_FFFF_FFFF_FFFF) != 0
     }
 }

@@ -5,12 +5,20 @@
 /// motion reveal nothing about where the hidden text has spaces or line breaks.
 extension TextBuffer {
     func after(_ c: Cursor) -> Cursor {
-        c.offset < length ? Cursor(text.index(after: c.index), c.offset + 1) : c
+        guard c.offset < length else { return c }
+        if isOneBytePerCharacter { return Cursor(index(utf8: c.offset + 1), c.offset + 1) }
+        return Cursor(text.index(after: c.index), c.offset + 1)
     }
 
     func before(_ c: Cursor) -> Cursor {
-        c.offset > 0 ? Cursor(text.index(before: c.index), c.offset - 1) : c
+        guard c.offset > 0 else { return c }
+        if isOneBytePerCharacter { return Cursor(index(utf8: c.offset - 1), c.offset - 1) }
+        return Cursor(text.index(before: c.index), c.offset - 1)
     }
+
+    /// Every character is one byte (as many bytes as characters: none can be fewer), so a
+    /// character offset is a byte offset and moving needs no grapheme breaking.
+    var isOneBytePerCharacter: Bool { text.utf8.count == length }
 
     private static func isWordCharacter(_ ch: Character) -> Bool {
         ch.isLetter || ch.isNumber || ch == "_"

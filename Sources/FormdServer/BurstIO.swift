@@ -95,9 +95,9 @@ final class BurstIO: @unchecked Sendable {
 
     /// Hands over output to be written after any handed over before; `bytes` is about what
     /// it holds (`EventRecord.heldBytes` for its records).
-    func handOver(_ held: HeldOutput, bytes: Int) {
+    func handOver(_ held: consuming HeldOutput, bytes: Int) {
         pending.add(bytes)
-        _ = jobs.put(.held(held, bytes: bytes))
+        _ = jobs.put(.held(consume held, bytes: bytes))
         // This thread may be waiting for room in the queue of blocks: it writes this first.
         blocks.wakeProducer()
     }
@@ -249,11 +249,13 @@ final class BurstIO: @unchecked Sendable {
             }
             if case .more = after, lines.isEmpty { continue }
             lastCount = lines.count
-            let block = DecodedBlock(lines: lines, after: after)
+            // Moved into the queue: the serving thread takes the lines out of the only
+            // reference to the list, or it would copy it whole first.
+            var block: DecodedBlock? = DecodedBlock(lines: consume lines, after: after)
             // While the queue is full, output handed over meanwhile is written, or the
             // serving thread could wait for it while this one waits for room.
             while true {
-                switch blocks.offer(block, unless: { !jobs.isEmpty }) {
+                switch blocks.offer(&block, unless: { !jobs.isEmpty }) {
                 case .put: break
                 case .closed: return true
                 case .interrupted:

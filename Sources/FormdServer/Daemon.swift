@@ -209,7 +209,10 @@ public struct Daemon: Sendable {
             let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
             let basis = otherEncodings.isEmpty ? nil : engine.recountBasis(for: command, on: name)
             let start = sink.records.count
-            let streamed = try placeSubmission(command, on: name, id: id, batchUsed: batchUsed, client: &client)
+            var streamed = false
+            if case .submit(let includeSecrets) = command {
+                streamed = try placeSubmission(includeSecrets: includeSecrets, on: name, id: id, batchUsed: batchUsed, client: &client)
+            }
             let result: CommandResult
             do {
                 result = try engine.perform(command, on: name, encoding: encoding, events: &sink.records)
@@ -232,9 +235,9 @@ public struct Daemon: Sendable {
 
     /// Counts a large `submit` answer before the submit is carried out: throws its refusal,
     /// or true when it is left to be streamed (`ClientState.place`).
-    private func placeSubmission(_ command: FormCommand, on name: String, id: RequestID?, batchUsed: Int?,
+    private func placeSubmission(includeSecrets: Bool, on name: String, id: RequestID?, batchUsed: Int?,
                                  client: inout ClientState) throws(ProtocolError) -> Bool {
-        guard case .submit(let includeSecrets) = command, let id, let form = engine.form(name) else { return false }
+        guard let id, let form = engine.form(name) else { return false }
         let submission = form.submission(includeSecrets: includeSecrets)
         guard PiecewiseAnswer.isLarge(submission) else { return false }
         switch client.place(PiecewiseAnswer(id: id, result: submission), batchUsed: batchUsed, limits: limits) {

@@ -42,13 +42,14 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
     var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
     /// Appends `item`, waiting while the queue is full. False once the queue is closed:
-    /// the consumer has stopped and the item is dropped.
-    func put(_ item: Item) -> Bool {
+    /// the consumer has stopped and the item is dropped. Consumed: the consumer gets the
+    /// only reference, or its first change to what the item holds would copy it whole.
+    func put(_ item: consuming Item) -> Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         while items.count >= capacity && !closed { pthread_cond_wait(notFull, lock) }
         if closed { return false }
-        items.append(item)
+        items.append(consume item)
         count.store(items.count, ordering: .releasing)
         pthread_cond_signal(notEmpty)
         return true
@@ -57,9 +58,10 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
     /// What `offer` did with its item.
     enum Offer { case put, closed, interrupted }
 
-    /// `put`, but while it waits for room it gives up (`.interrupted`, the item not put)
-    /// as soon as `interrupted()` holds; `wakeProducer` makes it look again.
-    func offer(_ item: Item, unless interrupted: () -> Bool) -> Offer {
+    /// `put`, but while it waits for room it gives up (`.interrupted`, the item left in
+    /// `item`) as soon as `interrupted()` holds; `wakeProducer` makes it look again. Once
+    /// put, `item` is nil before the consumer can see it.
+    func offer(_ item: inout Item?, unless interrupted: () -> Bool) -> Offer {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         while items.count >= capacity && !closed {
@@ -67,7 +69,7 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
             pthread_cond_wait(notFull, lock)
         }
         if closed { return .closed }
-        items.append(item)
+        items.append(item.take()!)
         count.store(items.count, ordering: .releasing)
         pthread_cond_signal(notEmpty)
         return .put

@@ -7,6 +7,11 @@ final class ReturnKeyTests: XCTestCase {
         { $0.returnAction = action; set(&$0) }
     }
 
+    /// The outcome reported is the action carried out, name for name.
+    func testEveryActionIsReportedAsTheOutcomeOfItsName() {
+        for action in ReturnAction.allCases { XCTAssertEqual(ReturnOutcome(action).rawValue, action.rawValue) }
+    }
+
     // MARK: ignored
 
     func testEnablesReturnKeyAutomaticallyIgnoresReturnOnAnEmptyField() {

@@ -82,6 +82,33 @@ final class TextLedgerTests: XCTestCase {
         XCTAssertEqual(engine.countedTextBytes, engine.heldTextBytes)
     }
 
+    /// A command admitted without a look at the form (`addsNoText`) is one the form gives
+    /// no growth either, on fields with text, a selection and steps to undo and redo.
+    func testCommandsThatAddNoTextGetNoGrowthFromTheForm() throws {
+        var engine = FormEngine()
+        _ = try engine.perform(.defineForm(fields: [field("a") { $0.text = "start" }, field("b")], presets: [:]))
+        _ = try engine.perform(.setText(field: "a", text: "a longer text"))
+        _ = try engine.perform(.setText(field: "b", text: "b"))
+        _ = try engine.perform(.undo(field: "b"))
+        _ = try engine.perform(.select(field: "a", start: 2, end: 8))
+        var commands: [FormCommand] = [
+            .delete(field: "a"), .delete(field: nil, direction: .forward, unit: .word), .select(field: "a", start: 0, end: 3),
+            .pressReturn(field: "a"), .demandFocus(field: "b", demand: .become), .focusNext, .focusPrevious,
+            .setEnabled(field: "a", false), .setSecure(field: "a", true), .setRevealed(field: "a", true),
+            .getState(includeSecrets: true), .validate, .submit(includeSecrets: false), .removeField("a"),
+            .editAction(field: "a", action: .paste, text: nil),
+            .setText(field: "a", text: "x"), .undo(field: "b"), .redo(field: "b"), .reset,
+        ]
+        commands += CaretTarget.allCases.map { .moveCaret(field: "a", to: $0, extend: true) }
+        commands += EditAction.allCases.map { .editAction(field: "a", action: $0, text: "pasted text") }
+        var quiet = 0
+        for command in commands where command.addsNoText {
+            XCTAssertEqual(engine.storage[0].textGrowth(command), 0, "\(command)")
+            quiet += 1
+        }
+        XCTAssertEqual(quiet, commands.count - 5, "setText, undo, redo, reset and a paste with text may add text")
+    }
+
     /// Near the budget an edit that does not lengthen the text is still carried out, and
     /// one that would pass the budget by a byte is refused, changing nothing.
     func testTheBudgetActsOnTheExactCount() throws {
