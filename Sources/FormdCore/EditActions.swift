@@ -35,7 +35,7 @@ extension Form {
     /// Undo puts back the text and the selection from before the step.
     mutating func undo(_ i: Int) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
-        guard let step = fields[i].history.popUndo() else { return .edit(applied: false, reason: .nothingToUndo) }
+        guard let step = undoLog.popUndo(&fields[i].history) else { return .edit(applied: false, reason: .nothingToUndo) }
         let (change, validityChanged) = replaceBytes(i, step.startUTF8, step.inserted.utf8.count, with: step.removed)
         let after = fields[i].buffer
         fields[i].select(anchor: after.cursor(utf8: step.anchorBeforeUTF8), head: after.cursor(utf8: step.headBeforeUTF8))
@@ -46,7 +46,7 @@ extension Form {
     /// Redo makes the step again; the caret ends after what it inserted.
     mutating func redo(_ i: Int) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
-        guard let step = fields[i].history.popRedo() else { return .edit(applied: false, reason: .nothingToRedo) }
+        guard let step = undoLog.popRedo(&fields[i].history) else { return .edit(applied: false, reason: .nothingToRedo) }
         let (change, validityChanged) = replaceBytes(i, step.startUTF8, step.removed.utf8.count, with: step.inserted)
         let after = fields[i].buffer
         let caret = after.cursor(utf8: step.startUTF8 + step.inserted.utf8.count, roundingUp: true)

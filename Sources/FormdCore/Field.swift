@@ -66,7 +66,7 @@ public struct Field: Equatable, Sendable {
         self.configuration = configuration
         self.ownText = spec.options.text.map(OwnText.init)
         self.buffer = TextBuffer(initial)
-        self.history = EditHistory(limit: limits.maxUndoSteps)
+        self.history = EditHistory()
         // A field without constraints is always valid (as in `revalidate`).
         self.validity = configuration.hasConstraints
             ? Validity(text: initial, length: length, attributes: configuration.attributes) : Validity(errors: [])
@@ -92,8 +92,6 @@ public struct Field: Equatable, Sendable {
     /// (which `init` checked against `maxLength`, so `reset` never restores a text the
     /// field refuses); when it changed, the caller puts it in as an edit.
     func reconfigured(to spec: FieldSpec, presets: PresetLibrary, limits: EngineLimits) throws(FormError) -> Field {
-        var limits = limits
-        limits.maxUndoSteps = history.limit
         var next = try Field(spec: spec, presets: presets, limits: limits)
         next.demand = demand
         next.visited = visited
@@ -121,14 +119,16 @@ public struct Field: Equatable, Sendable {
     /// The text if it may be shown without an explicit request for secrets.
     public var visibleText: String? { attributes.masksText ? nil : text }
 
-    /// Replaces `lo..<hi` with `s` (caret after it), records the step for undo unless it
-    /// is an undo itself, and revalidates. Returns the change and whether validity changed.
-    mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String, kind: EditHistory.Kind?) -> (CharacterChange, Bool) {
+    /// Replaces `lo..<hi` with `s` (caret after it), records the step in `log` for undo
+    /// unless it is an undo itself, and revalidates. Returns the change and whether
+    /// validity changed.
+    mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String, kind: EditHistory.Kind?,
+                          log: inout UndoLog) -> (CharacterChange, Bool) {
         if let kind {
             let removed = buffer.text(from: lo, to: hi)
-            history.record(EditHistory.Step(kind: kind, startUTF8: buffer.utf8Offset(lo.index), removed: removed, inserted: s,
-                                            anchorBeforeUTF8: buffer.utf8Offset(buffer.anchor.index),
-                                            headBeforeUTF8: buffer.utf8Offset(buffer.head.index)))
+            log.record(kind, startUTF8: buffer.utf8Offset(lo.index), removed: removed, inserted: s,
+                       anchorBeforeUTF8: buffer.utf8Offset(buffer.anchor.index),
+                       headBeforeUTF8: buffer.utf8Offset(buffer.head.index), into: &history)
         }
         let change = buffer.replace(lo, hi, with: s)
         restoredWithoutSecret = false

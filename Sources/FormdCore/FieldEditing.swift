@@ -23,7 +23,6 @@ extension Form {
     // These read `fields[i]` member by member: binding the whole field to a constant
     // would copy it (a retain for each of its strings and arrays) on every keystroke.
     mutating func emitTextChanged(_ i: Int, _ change: CharacterChange, validityChanged: Bool = false) {
-        noteHistory(of: i)
         emit(fields[i].textChanged(change, encoding))
         if validityChanged { emit(.validityChanged(field: fields[i].id, validity: fields[i].validity)) }
     }

@@ -20,8 +20,9 @@ public struct Form: Equatable, Sendable {
     var encoding = PositionEncoding.character
     /// Events emitted by the command being carried out; drained by the engine.
     var outbox: [EventRecord] = []
-    /// What the command being carried out changed in undo histories (`HistoryBudget.swift`).
-    var historyTally = HistoryTally()
+    /// The engine's undo log, lent to the form while a command is carried out (empty
+    /// otherwise); its fields' histories are chains of its records (`UndoLog.swift`).
+    var undoLog = UndoLog()
     /// What this command's edits changed in the text held (`TextBudget.swift`).
     var textTally = TextTally()
 

@@ -28,7 +28,6 @@ extension Form {
             newFields.append(field)
         }
         presets = library
-        for i in fields.indices { forgetHistory(of: i) }
         replaceFields(newFields, index: index)
         if announce { emitState { .formDefined($0) } }
     }
@@ -55,7 +54,6 @@ extension Form {
         if pendingBecome == i { clearPending(outcome: .refused) }
         if responder == i { moveFocus(to: nil, force: true) }
         let id = fields[i].id
-        forgetHistory(of: i)
         removeField(at: i)
         emit(.fieldRemoved(field: id))
     }
@@ -78,10 +76,7 @@ extension Form {
             throw .invalidParams("field \(quoted(old.id)): a secure field's pattern and inputFilter can be changed only while it is empty (its validity would tell what the hidden text holds); clear it first, or give a new text in the same configureField")
         }
         fields[i] = new
-        if newRulesForSecret {
-            fields[i].history.clear()
-            takeHistoryChange(of: i)
-        }
+        if newRulesForSecret { fields[i].history.clear() }
 
         // A new initial text goes in as an edit, so it has an undo step and a precise edit
         // (always in a masked field: whether it equals the hidden text is not told).
@@ -112,10 +107,7 @@ extension Form {
     /// Every field back to its initial text, unvisited, untouched, no demands, no
     /// responder. One `formReset` carries the new state.
     mutating func reset() {
-        for i in fields.indices {
-            fields[i].resetToInitial()
-            takeHistoryChange(of: i)
-        }
+        for i in fields.indices { fields[i].resetToInitial() }
         responder = nil
         pendingBecome = nil
         emitState { .formReset($0) }

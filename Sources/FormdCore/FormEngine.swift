@@ -18,15 +18,17 @@ public struct FormEngine: Equatable, Sendable {
     public let limits: EngineLimits
     /// The bytes of text all forms hold, kept exact command by command (`TextBudget.swift`).
     var heldText = 0
-    /// What undo histories cost, and the clock their steps are stamped with (`HistoryBudget.swift`).
-    var historyLedger = HistoryLedger()
+    /// The undo and redo steps of every field (`UndoLog.swift`, `HistoryBudget.swift`); lent
+    /// to the form a command goes to while it is carried out.
+    var undoLog: UndoLog
 
     public static func == (a: FormEngine, b: FormEngine) -> Bool {
-        a.storage == b.storage && a.limits == b.limits
+        a.storage == b.storage && a.limits == b.limits && a.undoLog == b.undoLog
     }
 
     public init(limits: EngineLimits = EngineLimits()) {
         self.limits = limits
+        undoLog = UndoLog(limit: limits.maxUndoSteps)
         storage = [Form(name: FormEngine.defaultForm, limits: limits)]
         indexByName = [FormEngine.defaultForm: 0]
     }
@@ -53,14 +55,12 @@ public struct FormEngine: Equatable, Sendable {
     mutating func install(_ form: Form) {
         let i = indexByName[form.name] ?? storage.count
         heldText += form.heldTextBytes - (i < storage.count ? storage[i].heldTextBytes : 0)
-        countHistory(of: form, replacing: i < storage.count ? storage[i] : nil)
         if i < storage.count {
             storage[i] = form
         } else {
             indexByName[form.name] = storage.count
             storage.append(form)
         }
-        storage[i].historyTally = HistoryTally()
         storage[i].textTally = TextTally()
     }
 
@@ -70,11 +70,19 @@ public struct FormEngine: Equatable, Sendable {
     public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
                                  encoding: PositionEncoding = .character,
                                  events: inout [EventRecord]) throws(FormError) -> CommandResult {
-        try admitFields(command, on: formName)
-        try admitText(command, on: formName)
-        let untouched = textUntouched(command, on: formName)
-        let result = try performAdmitted(command, on: formName, encoding: encoding, events: &events)
-        if let untouched { countTouchedText(command, on: formName, untouched: untouched) }
+        let result: CommandResult
+        do {
+            // The form holds the log while the command is admitted and carried out.
+            let lent = formIndex(formName)
+            if let f = lent { swap(&undoLog, &storage[f].undoLog) }
+            defer { if let f = lent { swap(&undoLog, &storage[f].undoLog) } }
+            try admitFields(command, on: formName)
+            try admitText(command, on: formName)
+            let untouched = textUntouched(command, on: formName)
+            result = try performAdmitted(command, on: formName, encoding: encoding, events: &events)
+            if let untouched { countTouchedText(command, on: formName, untouched: untouched) }
+        }
+        trimHistory()
         return result
     }
 
@@ -85,7 +93,12 @@ public struct FormEngine: Equatable, Sendable {
             try limits.checkNewForm(existing: storage.count, name: formName)
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
-            let result = try form.perform(command, encoding: encoding, events: &events)
+            swap(&undoLog, &form.undoLog)
+            let result: CommandResult
+            do {
+                defer { swap(&undoLog, &form.undoLog) }
+                result = try form.perform(command, encoding: encoding, events: &events)
+            }
             indexByName[formName] = storage.count
             storage.append(form)
             return result

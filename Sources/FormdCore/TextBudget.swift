@@ -115,7 +115,7 @@ extension Form {
     mutating func replaceText(_ i: Int, _ lo: Cursor, _ hi: Cursor, with s: String,
                               kind: EditHistory.Kind?) -> (CharacterChange, Bool) {
         let before = fields[i].buffer.text.utf8.count
-        let result = fields[i].replace(lo, hi, with: s, kind: kind)
+        let result = fields[i].replace(lo, hi, with: s, kind: kind, log: &undoLog)
         textTally.growth += fields[i].buffer.text.utf8.count - before
         return result
     }
@@ -153,10 +153,10 @@ extension Form {
             return max(0, text + describing)
         case .undo(let id):
             guard let i = try? target(id) else { return 0 }
-            return max(0, fields[i].history.undoGrowth)
+            return max(0, undoLog.undoGrowth(of: fields[i].history))
         case .redo(let id):
             guard let i = try? target(id) else { return 0 }
-            return max(0, fields[i].history.redoGrowth)
+            return max(0, undoLog.redoGrowth(of: fields[i].history))
         case .reset:
             return fields.reduce(0) { $0 + max(0, $1.initialText.utf8.count - $1.text.utf8.count) }
         default:

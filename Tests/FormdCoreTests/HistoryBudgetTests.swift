@@ -2,8 +2,9 @@ import XCTest
 @testable import FormdCore
 
 /// `maxUndoText`: the undo and redo steps of all fields cost at most the budget (a step:
-/// the bytes it removed and inserted, plus 128). Passing it never refuses an edit: the
-/// oldest steps of the whole daemon are dropped until the histories cost at most 7/8 of it.
+/// the bytes it removed and inserted, plus 128, from when it is made until it is dropped).
+/// Passing it never refuses an edit: the oldest steps of the whole daemon are dropped until
+/// the histories cost at most 7/8 of it.
 final class HistoryBudgetTests: XCTestCase {
     private static let applied = CommandResult.edit(applied: true, reason: nil)
     private static let nothingToUndo = CommandResult.edit(applied: false, reason: .nothingToUndo)
@@ -67,7 +68,8 @@ final class HistoryBudgetTests: XCTestCase {
         // a: 228 (serial 1); b: 228, 328, 328 (serials 2-4), its last two undone (redo
         // holds 4 under 3). A 300-byte text in a (528) makes 1640 > 1200; the goal 1050
         // needs 590 freed: serials 1-3 (784). Serial 3 is the next redo, and a redo step
-        // cannot be made without the ones above it: serial 4 goes with it.
+        // cannot be made without the ones above it: serial 4 is out of reach with it,
+        // counted until it is dropped in turn.
         var h = harness(undoText: 1200)
         set(&h, "a", "x", over: nil)
         set(&h, "b", "x", over: nil)
@@ -80,7 +82,7 @@ final class HistoryBudgetTests: XCTestCase {
         h.send(.setText(field: "a", text: long), Self.applied,
                events: [.textChanged(field: "a", text: long, length: 300, edit: TextEdit(0, 100, long), selection: .caret(300))],
                state: { $0["a"].holds(long, length: 300, selection: .caret(300)) })
-        XCTAssertEqual(h.engine.heldHistoryBytes, 528)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 528 + 328)
         h.send(.redo(field: "b"), Self.nothingToRedo, events: [])
         h.send(.undo(field: "b"), Self.nothingToUndo, events: [])
         h.send(.undo(field: "a"), Self.applied,
@@ -113,11 +115,30 @@ final class HistoryBudgetTests: XCTestCase {
         h.run(.undo(field: nil))
         XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128, "undo moves the step to redo")
         h.run(.insertText(field: nil, text: "!"))
-        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 1 + 128, "a new step clears redo")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128 + 1 + 128, "the cleared redo step counts until it is dropped")
+        h.send(.redo(field: "a"), Self.nothingToRedo, events: [])
         h.run(.reset)
         h.run(.setText(field: "b", text: "b"))
-        // reset is not collected at once (no textChanged): the recount finds it.
-        XCTAssertEqual(h.engine.heldHistoryBytes, 1 + 128)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128 + 1 + 128 + 1 + 128, "and so do the steps reset put out of reach")
+        h.send(.undo(field: "a"), Self.nothingToUndo, events: [])
+    }
+
+    /// Typing into a field resumes its run after edits of another field: the run is one
+    /// step for undo, though its keystrokes after the other field's edit are a record of
+    /// their own (128 more against the budget).
+    func testARunResumedAfterAnotherFieldsEditIsOneStep() {
+        var h = harness(undoText: 1 << 20)
+        h.focus("a")
+        for c in ["h", "e"] { h.run(.insertText(field: nil, text: c)) }
+        h.run(.setText(field: "b", text: "x"))
+        h.run(.insertText(field: "a", text: "y"))
+        XCTAssertEqual(h.engine.heldHistoryBytes, 2 + 128 + 1 + 128 + 1 + 128)
+        h.send(.undo(field: "a"), Self.applied,
+               events: [.textChanged(field: "a", text: "", length: 0, edit: TextEdit(0, 3, ""), selection: .caret(0))],
+               state: { $0["a"].holds("", length: 0, selection: .caret(0), dirty: false) })
+        h.send(.redo(field: "a"), Self.applied,
+               events: [.textChanged(field: "a", text: "hey", length: 3, edit: TextEdit(0, 0, "hey"), selection: .caret(3))],
+               state: { $0["a"].holds("hey", length: 3, selection: .caret(3)) })
     }
 }
 

@@ -1,0 +1,200 @@
+/// The undo and redo steps of every field of the engine, in one log, in the order they
+/// were made: an edit writes at the log's end (a cache line it wrote a moment ago) and
+/// the budget drops the oldest records from its start, touching no field.
+///
+/// Each record is numbered (`number`, never reused); a field's stacks are chains of
+/// records linked by number, their tops held in the field (`EditHistory`). A chain stops
+/// at a number the log no longer holds. Typing that goes on where its run's text ended
+/// grows the run's record when that record is the log's last, and otherwise adds a
+/// record that joins it: undo and redo take a run's records together, as one step.
+///
+/// The budget (`--max-undo-text`) counts every record the log holds, from when it is
+/// made until the log drops it: a step past `--max-undo`, a redo stack a new step
+/// replaced, the history of a field removed or reset are out of reach at once and
+/// counted until they are dropped.
+struct UndoLog: Equatable, Sendable {
+    /// What a record costs beyond its text: the record itself (80 bytes), in an array
+    /// that may be up to twice the size of the records it holds.
+    static let recordOverhead = 128
+
+    struct Record: Equatable, Sendable {
+        var kind: EditHistory.Kind
+        /// Continues the run of the record below it on its field's stack: typing that
+        /// resumed after records of other fields were made.
+        var joinsPrevious: Bool
+        var startUTF8: Int
+        var removed: String
+        var inserted: String
+        var anchorBeforeUTF8: Int
+        var headBeforeUTF8: Int
+        /// The next record of its field's stack (older on the undo stack, newer on the
+        /// redo stack), or -1.
+        var link: Int
+
+        /// Bytes the record holds against the budget.
+        var cost: Int { removed.utf8.count + inserted.utf8.count + UndoLog.recordOverhead }
+    }
+
+    /// Undo steps each field keeps (`EngineLimits.maxUndoSteps`).
+    let limit: Int
+    /// The records from number `base` on; the first `dropped` of them are gone (their
+    /// text released) and are removed in bulk once they outnumber the rest.
+    private var records: [Record] = []
+    private var base = 0
+    private var dropped = 0
+    /// What the records held cost, exact after every change.
+    private(set) var total = 0
+
+    init(limit: Int = 0) { self.limit = limit }
+
+    /// The number of the oldest record held: a chain reaching below it ends.
+    var oldest: Int { base + dropped }
+    /// The number of the last record made, or `oldest - 1` when none is held.
+    private var last: Int { base + records.count - 1 }
+
+    static func == (a: UndoLog, b: UndoLog) -> Bool {
+        a.limit == b.limit && a.oldest == b.oldest && a.total == b.total
+            && a.records[a.dropped...].elementsEqual(b.records[b.dropped...])
+    }
+
+    /// Records the edit that replaced `removed` at `startUTF8` by `inserted` in the field
+    /// whose history is `h`. A new step clears what could be redone.
+    mutating func record(_ kind: EditHistory.Kind, startUTF8: Int, removed: String, inserted: String,
+                         anchorBeforeUTF8: Int, headBeforeUTF8: Int, into h: inout EditHistory) {
+        h.redoTop = -1
+        if limit <= 0 {
+            h.run = nil
+            return
+        }
+        if let run = h.run, run == kind, h.count > 0, h.undoTop >= oldest {
+            if kind == .typing && removed.isEmpty && startUTF8 == h.runEnd {
+                h.runEnd += inserted.utf8.count
+                if h.undoTop == last {
+                    total += inserted.utf8.count
+                    records[records.count - 1].inserted += inserted
+                } else {
+                    append(Record(kind: kind, joinsPrevious: true, startUTF8: startUTF8, removed: removed, inserted: inserted,
+                                  anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, link: h.undoTop), to: &h)
+                }
+                return
+            }
+            if kind == .deleting && inserted.isEmpty && startUTF8 + removed.utf8.count == h.runEnd {
+                h.runEnd = startUTF8
+                if h.undoTop == last {
+                    total += removed.utf8.count
+                    let i = records.count - 1
+                    records[i].removed.insert(contentsOf: removed, at: records[i].removed.startIndex)
+                    records[i].startUTF8 = startUTF8
+                } else {
+                    append(Record(kind: kind, joinsPrevious: true, startUTF8: startUTF8, removed: removed, inserted: inserted,
+                                  anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, link: h.undoTop), to: &h)
+                }
+                return
+            }
+        }
+        append(Record(kind: kind, joinsPrevious: false, startUTF8: startUTF8, removed: removed, inserted: inserted,
+                      anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, link: h.undoTop), to: &h)
+        h.count = min(h.count + 1, Int32(clamping: limit))
+        h.run = kind == .other ? nil : kind
+        h.runEnd = kind == .typing ? startUTF8 + inserted.utf8.count : startUTF8
+    }
+
+    /// Puts `record` at the end of the log, on top of `h`'s undo stack.
+    private mutating func append(_ record: consuming Record, to h: inout EditHistory) {
+        total += record.cost
+        records.append(record)
+        h.undoTop = last
+    }
+
+    /// Takes the last step off `h`'s undo stack onto its redo stack.
+    mutating func popUndo(_ h: inout EditHistory) -> EditHistory.Step? {
+        h.run = nil
+        guard h.count > 0, h.undoTop >= oldest else { return nil }
+        var step = EditHistory.Step(startUTF8: .max, removed: "", inserted: "", anchorBeforeUTF8: 0, headBeforeUTF8: 0)
+        while true {
+            let i = h.undoTop - base
+            let r = records[i]
+            records[i].link = h.redoTop
+            h.redoTop = h.undoTop
+            h.undoTop = r.link
+            // Newest first: an older record removed what lies after (Backspaces go backwards)
+            // and inserted what lies before.
+            step.startUTF8 = min(step.startUTF8, r.startUTF8)
+            step.removed += r.removed
+            step.inserted = r.inserted + step.inserted
+            step.anchorBeforeUTF8 = r.anchorBeforeUTF8
+            step.headBeforeUTF8 = r.headBeforeUTF8
+            if !r.joinsPrevious || r.link < oldest { break }
+        }
+        h.count -= 1
+        return step
+    }
+
+    /// Takes the next step off `h`'s redo stack back onto its undo stack.
+    mutating func popRedo(_ h: inout EditHistory) -> EditHistory.Step? {
+        h.run = nil
+        guard h.redoTop >= oldest else {
+            h.redoTop = -1
+            return nil
+        }
+        let first = records[h.redoTop - base]
+        var step = EditHistory.Step(startUTF8: .max, removed: "", inserted: "",
+                                    anchorBeforeUTF8: first.anchorBeforeUTF8, headBeforeUTF8: first.headBeforeUTF8)
+        while true {
+            let i = h.redoTop - base
+            let r = records[i]
+            records[i].link = h.undoTop
+            h.undoTop = h.redoTop
+            h.redoTop = r.link
+            step.startUTF8 = min(step.startUTF8, r.startUTF8)
+            step.removed = r.removed + step.removed
+            step.inserted += r.inserted
+            if r.link < oldest || !records[r.link - base].joinsPrevious { break }
+        }
+        h.count = min(h.count + 1, Int32(clamping: limit))
+        return step
+    }
+
+    /// Bytes the next undo of `h` adds to the text (negative when it shortens it).
+    func undoGrowth(of h: EditHistory) -> Int {
+        guard h.count > 0 else { return 0 }
+        var growth = 0, n = h.undoTop
+        while n >= oldest {
+            let r = records[n - base]
+            growth += r.removed.utf8.count - r.inserted.utf8.count
+            if !r.joinsPrevious { break }
+            n = r.link
+        }
+        return growth
+    }
+
+    /// Bytes the next redo of `h` adds to the text.
+    func redoGrowth(of h: EditHistory) -> Int {
+        var growth = 0, n = h.redoTop
+        while n >= oldest {
+            let r = records[n - base]
+            growth += r.inserted.utf8.count - r.removed.utf8.count
+            if r.link < oldest || !records[r.link - base].joinsPrevious { break }
+            n = r.link
+        }
+        return growth
+    }
+
+    /// Drops the oldest records until the log costs at most `goal`.
+    mutating func drop(toAtMost goal: Int) {
+        while total > goal && dropped < records.count {
+            total -= records[dropped].cost
+            records[dropped].removed = ""
+            records[dropped].inserted = ""
+            dropped += 1
+        }
+        if dropped > records.count - dropped {
+            records.removeFirst(dropped)
+            base += dropped
+            dropped = 0
+        }
+    }
+
+    /// What the records held cost, counted one by one: for tests and invariants.
+    var recount: Int { records[dropped...].reduce(0) { $0 + $1.cost } }
+}
