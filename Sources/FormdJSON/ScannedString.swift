@@ -19,7 +19,18 @@ public struct ScannedString {
     /// time; anything else is validated by the parser's own code.
     @inlinable @inline(__always)
     public static func scan(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (ScannedString, quote: UnsafePointer<UInt8>)? {
-        if let quote = SWAR.plainStringEnd(p, end) {
+        // Most strings of a request end within their first word: looked at here, inline.
+        var from = p
+        if end - p >= 8 {
+            let mask = SWAR.stringAttentionMask(SWAR.load(p))
+            if mask != 0 {
+                let stop = p + SWAR.firstFlaggedByte(mask)
+                guard stop.pointee == UInt8(ascii: "\"") else { return scanValidating(p, end) }
+                return (ScannedString(bytes: UnsafeBufferPointer(start: p, count: stop - p), isASCII: true), stop)
+            }
+            from = p + 8
+        }
+        if let quote = SWAR.plainStringEnd(from, end) {
             return (ScannedString(bytes: UnsafeBufferPointer(start: p, count: quote - p), isASCII: true), quote)
         }
         return scanValidating(p, end)
@@ -42,6 +53,6 @@ public struct ScannedString {
     /// Out of line, so that the ASCII case stays small where it is inlined.
     @usableFromInline @inline(never)
     static func string(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(decoding: bytes, as: UTF8.self)
+        ShortUTF8.string(validUTF8: bytes.baseAddress!, count: bytes.count)
     }
 }

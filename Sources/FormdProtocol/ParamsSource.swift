@@ -1,3 +1,5 @@
+import FormdBytes
+
 /// Where a method decoder reads a request's params from: a `ParamsReader` over a parsed
 /// object, or `ScannedParams` read straight from a keystroke request's bytes. A
 /// decoder written once against this gives the same call for the same params either way.
@@ -25,7 +27,7 @@ extension ParamsSource {
     public func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: Key, _: E.Type) throws(ProtocolError) -> E?
     where E.RawValue == String {
         guard let s = try optionalString(key) else { return nil }
-        guard let e = E(rawValue: s) else {
+        guard let e = E.case(named: s) else {
             let choices = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             throw .invalidParams("\(name(key)) must be one of \(choices), got \"\(s)\"")
         }
@@ -39,5 +41,21 @@ extension ParamsSource {
             throw .invalidParams("missing \(name(key)) (one of \(choices))")
         }
         return e
+    }
+}
+
+extension RawRepresentable where Self: CaseIterable, RawValue == String {
+    /// `init(rawValue:)`, which compares the string with each case's by the library's
+    /// general comparison (hundreds of instructions). A short ASCII string is equal to
+    /// another such exactly when their two inline words are, so when it and every raw value
+    /// are such strings, their words are compared instead.
+    @inline(__always)
+    static func `case`(named s: String) -> Self? {
+        guard let words = ShortASCII.words(of: s) else { return Self(rawValue: s) }
+        for candidate in allCases {
+            guard let other = ShortASCII.words(of: candidate.rawValue) else { return Self(rawValue: s) }
+            if other == words { return candidate }
+        }
+        return nil
     }
 }

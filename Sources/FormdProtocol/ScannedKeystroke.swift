@@ -11,27 +11,55 @@ extension Envelope {
     /// in a keystroke loop sees a million times. Nil for any other line and for params the
     /// method refuses: the plain way then decodes it or words its error, the same as ever.
     public init?(keystroke bytes: UnsafeRawBufferPointer, maxDepth: Int) {
-        guard maxDepth >= 2, let start = bytes.baseAddress else { return nil }
-        var c = KeystrokeCursor(start.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        guard maxDepth >= 2, let start = bytes.baseAddress, bytes.count <= Int(UInt32.max),
+              let scanned = ScannedKeystroke(start.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+              let call = try? scanned.method.call(scanned.params) else { return nil }
+        self.init(id: scanned.id?.requestID, method: scanned.method.name, .success(call))
+    }
+}
+
+/// Where a keystroke request's parts are in its line: found in one pass over its bytes,
+/// made into strings only afterwards.
+private struct ScannedKeystroke {
+    /// A request's `id` as it was written.
+    enum ID {
+        case number(UnsafeBufferPointer<UInt8>)
+        case string(ScannedString)
+
+        var requestID: RequestID {
+            switch self {
+            case .number(let literal): .number(JSONNumber(uncheckedLiteral: ShortASCII.string(literal.baseAddress!, count: literal.count)))
+            case .string(let value): .string(value.string)
+            }
+        }
+    }
+
+    var id: ID? = nil
+    let method: KeystrokeMethod
+    var params: ScannedParams
+
+    /// Nil unless the line is a keystroke request whose params the method takes. The cursor
+    /// is never handed to a function that is not inlined (its slow paths take and return
+    /// positions), so it stays in a register.
+    @inline(never)
+    init?(_ start: UnsafePointer<UInt8>, count: Int) {
+        var c = KeystrokeCursor(start, count: count)
         guard c.take(UInt8(ascii: "{")) else { return nil }
         var members: UInt8 = 0
-        var id: RequestID? = nil
         var method: KeystrokeMethod? = nil
-        var params = ScannedParams(.insertText)
-        var keys: UInt8 = 0
+        var params = ScannedParams(.insertText, in: start)
         repeat {
-            // Each member's key is matched with its closing quote, then the colon.
-            guard c.take(UInt8(ascii: "\"")), let member = c.takeMember(), c.take(UInt8(ascii: ":")) else { return nil }
+            guard let member = c.takeMember() else { return nil }
             switch member {
             case .jsonrpc:
                 guard c.take(UInt8(ascii: "\"")), c.takeVersion() else { return nil }
             case .id:
                 if c.take(UInt8(ascii: "\"")) {
                     guard let value = c.string() else { return nil }
-                    id = .string(value.string)
+                    id = .string(value)
                 } else {
                     guard let literal = c.integer() else { return nil }
-                    id = .number(JSONNumber(uncheckedLiteral: ShortASCII.string(literal.baseAddress!, count: literal.count)))
+                    id = .number(literal)
                 }
             case .method:
                 guard c.take(UInt8(ascii: "\"")), let name = c.takeMethod() else { return nil }
@@ -40,9 +68,7 @@ extension Envelope {
                 guard c.take(UInt8(ascii: "{")) else { return nil }
                 if !c.take(UInt8(ascii: "}")) {
                     repeat {
-                        guard c.take(UInt8(ascii: "\"")), let key = c.takeKey(), keys & (1 << key.rawValue) == 0,
-                              c.take(UInt8(ascii: ":")), c.take(UInt8(ascii: "\"")), let value = c.string() else { return nil }
-                        keys |= 1 << key.rawValue
+                        guard let key = c.takeKey(), params.present & (1 << key.rawValue) == 0, let value = c.string() else { return nil }
                         params.set(key, value)
                     } while c.take(UInt8(ascii: ","))
                     guard c.take(UInt8(ascii: "}")) else { return nil }
@@ -53,16 +79,88 @@ extension Envelope {
         } while c.take(UInt8(ascii: ","))
         guard c.take(UInt8(ascii: "}")) else { return nil }
         c.skipSpace()
-        guard c.isAtEnd, let method, keys & ~method.keyMask == 0 else { return nil }
+        guard c.isAtEnd, let method, params.present & ~method.keyMask == 0 else { return nil }
         params.method = method
-        guard let call = try? method.call(params) else { return nil }
-        self.init(id: id, method: method.name, .success(call))
+        self.method = method
+        self.params = params
     }
 }
 
 /// A request's members.
 private enum RequestMember: Int {
     case jsonrpc, id, method, params
+
+    /// The member whose key starts `next`, with its quotes and colon as compact JSON
+    /// writes them (`"id":`), and their length.
+    @inline(__always)
+    static func compact(_ next: Window) -> (RequestMember, Int)? {
+        switch next.second {
+        case UInt8(ascii: "j"): next.starts(with: KeyLiteral("\"", "jsonrpc", "\":")) ? (.jsonrpc, 10) : nil
+        case UInt8(ascii: "i"): next.starts(with: KeyLiteral("\"", "id", "\":")) ? (.id, 5) : nil
+        case UInt8(ascii: "m"): next.starts(with: KeyLiteral("\"", "method", "\":")) ? (.method, 9) : nil
+        case UInt8(ascii: "p"): next.starts(with: KeyLiteral("\"", "params", "\":")) ? (.params, 9) : nil
+        default: nil
+        }
+    }
+
+    /// The member whose key (after its opening quote) starts `next`, with its closing
+    /// quote, and their length.
+    @inline(__always)
+    static func quoted(_ next: Window) -> (RequestMember, Int)? {
+        switch next.first {
+        case UInt8(ascii: "j"): next.starts(with: KeyLiteral("", "jsonrpc", "\"")) ? (.jsonrpc, 8) : nil
+        case UInt8(ascii: "i"): next.starts(with: KeyLiteral("", "id", "\"")) ? (.id, 3) : nil
+        case UInt8(ascii: "m"): next.starts(with: KeyLiteral("", "method", "\"")) ? (.method, 7) : nil
+        case UInt8(ascii: "p"): next.starts(with: KeyLiteral("", "params", "\"")) ? (.params, 7) : nil
+        default: nil
+        }
+    }
+}
+
+extension KeystrokeMethod {
+    /// The method whose name (after its opening quote) starts `next`, with its closing
+    /// quote.
+    @inline(__always)
+    fileprivate static func named(_ next: Window) -> KeystrokeMethod? {
+        switch next.first {
+        case UInt8(ascii: "i"): next.starts(.insertText)
+        case UInt8(ascii: "s"): next.starts(.setText)
+        case UInt8(ascii: "d"): next.third == UInt8(ascii: "l") ? next.starts(.delete) : next.starts(.demandFocus)
+        case UInt8(ascii: "p"): next.starts(.pressReturn)
+        default: nil
+        }
+    }
+}
+
+extension KeystrokeMethod.Key {
+    /// The key that starts `next`, with its quotes, colon and its value's opening quote as
+    /// compact JSON writes them (`"text":"`).
+    @inline(__always)
+    fileprivate static func compact(_ next: Window) -> KeystrokeMethod.Key? {
+        switch next.second {
+        case UInt8(ascii: "f"): next.third == UInt8(ascii: "i") ? next.starts(compact: .field) : next.starts(compact: .form)
+        case UInt8(ascii: "t"): next.starts(compact: .text)
+        case UInt8(ascii: "d"): next.third == UInt8(ascii: "i") ? next.starts(compact: .direction) : next.starts(compact: .demand)
+        case UInt8(ascii: "u"): next.starts(compact: .unit)
+        default: nil
+        }
+    }
+
+    /// The key (after its opening quote) that starts `next`, with its closing quote.
+    @inline(__always)
+    fileprivate static func quoted(_ next: Window) -> KeystrokeMethod.Key? {
+        switch next.first {
+        case UInt8(ascii: "f"): next.second == UInt8(ascii: "i") ? next.starts(quoted: .field) : next.starts(quoted: .form)
+        case UInt8(ascii: "t"): next.starts(quoted: .text)
+        case UInt8(ascii: "d"): next.second == UInt8(ascii: "i") ? next.starts(quoted: .direction) : next.starts(quoted: .demand)
+        case UInt8(ascii: "u"): next.starts(quoted: .unit)
+        default: nil
+        }
+    }
+
+    /// The key's length written compactly with its quotes, colon and value's opening quote.
+    @inline(__always)
+    fileprivate var compactLength: Int { spelling.utf8CodeUnitCount + 4 }
 }
 
 /// Up to 16 bytes of text as two little-endian words and the masks of the bytes it has,
@@ -73,14 +171,14 @@ private struct KeyLiteral {
     let low: UInt64, high: UInt64
     let lowMask: UInt64, highMask: UInt64
 
-    /// `text` then `suffix`, 16 bytes at most in all.
+    /// `prefix`, `text` and `suffix`, 16 bytes at most in all.
     @inline(__always)
-    init(_ text: StaticString, _ suffix: StaticString) {
-        let n = text.utf8CodeUnitCount, total = n + suffix.utf8CodeUnitCount
+    init(_ prefix: StaticString, _ text: StaticString, _ suffix: StaticString) {
+        let m = prefix.utf8CodeUnitCount, n = m + text.utf8CodeUnitCount, total = n + suffix.utf8CodeUnitCount
         var low: UInt64 = 0, high: UInt64 = 0, lowMask: UInt64 = 0, highMask: UInt64 = 0
         var i = 0
         while i < total && i < 16 {
-            let byte = UInt64(i < n ? text.utf8Start[i] : suffix.utf8Start[i - n])
+            let byte = UInt64(i < m ? prefix.utf8Start[i] : i < n ? text.utf8Start[i - m] : suffix.utf8Start[i - n])
             let shift = UInt64(8 * (i & 7))
             if i < 8 {
                 low |= byte << shift
@@ -96,7 +194,52 @@ private struct KeyLiteral {
     }
 }
 
+/// The next 16 bytes of a line as two words, zero past its end.
+private struct Window {
+    let low: UInt64, high: UInt64
+    let room: Int
+
+    @inline(__always)
+    init(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) {
+        room = end - p
+        (low, high) = room >= 16 ? (SWAR.load(p), SWAR.load(p + 8)) : SWAR.loadPadded(p, count: room)
+    }
+
+    var first: UInt8 { UInt8(truncatingIfNeeded: low) }
+    var second: UInt8 { UInt8(truncatingIfNeeded: low &>> 8) }
+    var third: UInt8 { UInt8(truncatingIfNeeded: low &>> 16) }
+
+    /// Whether these bytes start with `literal`: two masked compares.
+    @inline(__always)
+    func starts(with literal: KeyLiteral) -> Bool {
+        (low ^ literal.low) & literal.lowMask == 0 && (high ^ literal.high) & literal.highMask == 0 && literal.count <= room
+    }
+
+    /// `method` if these bytes start with its name and closing quote.
+    @inline(__always)
+    func starts(_ method: KeystrokeMethod) -> KeystrokeMethod? {
+        starts(with: Self.names[method.rawValue]) ? method : nil
+    }
+
+    /// Each method's name and closing quote, made once: the compiler does not fold the
+    /// longer names into constants.
+    private static let names = KeystrokeMethod.allCases.map { KeyLiteral("", $0.spelling, "\"") }
+
+    /// `key` if these bytes start with it as `Key.compact` takes it.
+    @inline(__always)
+    func starts(compact key: KeystrokeMethod.Key) -> KeystrokeMethod.Key? {
+        starts(with: KeyLiteral("\"", key.spelling, "\":\"")) ? key : nil
+    }
+
+    /// `key` if these bytes start with it and its closing quote.
+    @inline(__always)
+    func starts(quoted key: KeystrokeMethod.Key) -> KeystrokeMethod.Key? {
+        starts(with: KeyLiteral("", key.spelling, "\"")) ? key : nil
+    }
+}
+
 /// Reads a request's tokens, stepping over JSON whitespace where the caller allows it.
+/// Whatever is not inlined takes and returns a position, so the cursor stays in a register.
 private struct KeystrokeCursor {
     private var p: UnsafePointer<UInt8>
     private let end: UnsafePointer<UInt8>
@@ -113,11 +256,14 @@ private struct KeystrokeCursor {
     /// is taken so, never a byte within a string.
     @inline(__always)
     mutating func take(_ byte: UInt8) -> Bool {
-        if p < end, p.pointee == byte {
+        guard p < end else { return false }
+        if p.pointee == byte {
             p += 1
             return true
         }
-        skipSpace()
+        // No whitespace is above the space.
+        guard p.pointee <= 0x20 else { return false }
+        p = Self.afterSpace(p, end)
         guard p < end, p.pointee == byte else { return false }
         p += 1
         return true
@@ -126,103 +272,84 @@ private struct KeystrokeCursor {
     /// Steps over JSON whitespace (space, tab, line feed, carriage return).
     @inline(__always)
     mutating func skipSpace() {
-        while p < end, p.pointee <= 0x20, p.pointee == 0x20 || p.pointee == 0x0A || p.pointee == 0x0D || p.pointee == 0x09 { p += 1 }
+        p = Self.afterSpace(p, end)
     }
 
-    /// The member whose key comes next (after its opening quote), stepped over with its
-    /// closing quote. Each of these takes loads the next bytes once and tries only the
-    /// candidates for the first.
+    /// The first byte from `p` on that is not JSON whitespace. Out of line: compact
+    /// requests have none, and the token checks it would be inlined into are many.
+    @inline(never)
+    static func afterSpace(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        var p = p
+        while p < end, p.pointee <= 0x20, p.pointee == 0x20 || p.pointee == 0x0A || p.pointee == 0x0D || p.pointee == 0x09 { p += 1 }
+        return p
+    }
+
+    /// The member whose key comes next, stepped over with its colon.
+    @_transparent
     mutating func takeMember() -> RequestMember? {
-        let next = Window(p, end)
-        switch next.first {
-        case UInt8(ascii: "j"): return take(KeyLiteral("jsonrpc", "\""), next) ? .jsonrpc : nil
-        case UInt8(ascii: "i"): return take(KeyLiteral("id", "\""), next) ? .id : nil
-        case UInt8(ascii: "m"): return take(KeyLiteral("method", "\""), next) ? .method : nil
-        case UInt8(ascii: "p"): return take(KeyLiteral("params", "\""), next) ? .params : nil
-        default: return nil
+        if let (member, length) = RequestMember.compact(Window(p, end)) {
+            p += length
+            return member
         }
+        guard let (member, after) = Self.spacedMember(p, end) else { return nil }
+        p = after
+        return member
+    }
+
+    /// `takeMember` where whitespace may come around the key's tokens.
+    @inline(never)
+    static func spacedMember(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (RequestMember, UnsafePointer<UInt8>)? {
+        var c = KeystrokeCursor(p, count: end - p)
+        guard c.take(UInt8(ascii: "\"")), let (member, length) = RequestMember.quoted(Window(c.p, end)) else { return nil }
+        c.p += length
+        guard c.take(UInt8(ascii: ":")) else { return nil }
+        return (member, c.p)
     }
 
     /// Steps over the one value `jsonrpc` may have, `2.0"` (after its opening quote), if it
     /// comes next.
-    @inline(__always)
+    @_transparent
     mutating func takeVersion() -> Bool {
-        take(KeyLiteral("2.0", "\""))
-    }
-
-    /// The method whose name comes next (after its opening quote), stepped over.
-    mutating func takeMethod() -> KeystrokeMethod? {
-        let next = Window(p, end)
-        switch next.first {
-        case UInt8(ascii: "i"): return take(.insertText, next)
-        case UInt8(ascii: "s"): return take(.setText, next)
-        case UInt8(ascii: "d"): return take(.delete, next) ?? take(.demandFocus, next)
-        case UInt8(ascii: "p"): return take(.pressReturn, next)
-        default: return nil
-        }
-    }
-
-    /// The params key that comes next (after its opening quote), stepped over with its
-    /// closing quote.
-    mutating func takeKey() -> KeystrokeMethod.Key? {
-        let next = Window(p, end)
-        switch next.first {
-        case UInt8(ascii: "f"): return take(.field, next) ?? take(.form, next)
-        case UInt8(ascii: "t"): return take(.text, next)
-        case UInt8(ascii: "d"): return take(.direction, next) ?? take(.demand, next)
-        case UInt8(ascii: "u"): return take(.unit, next)
-        default: return nil
-        }
-    }
-
-    /// Steps over `method`'s name and its closing quote if `next` starts with them.
-    @inline(__always)
-    private mutating func take(_ method: KeystrokeMethod, _ next: Window) -> KeystrokeMethod? {
-        take(KeyLiteral(method.spelling, "\""), next) ? method : nil
-    }
-
-    /// Steps over `key` and its closing quote if `next` starts with them.
-    @inline(__always)
-    private mutating func take(_ key: KeystrokeMethod.Key, _ next: Window) -> KeystrokeMethod.Key? {
-        take(KeyLiteral(key.spelling, "\""), next) ? key : nil
-    }
-
-    /// Steps over `literal` if `next` (the bytes at the cursor) starts with it.
-    @inline(__always)
-    private mutating func take(_ literal: KeyLiteral, _ next: Window) -> Bool {
-        guard next.starts(with: literal) else { return false }
-        p += literal.count
+        guard Window(p, end).starts(with: KeyLiteral("", "2.0", "\"")) else { return false }
+        p += 4
         return true
     }
 
-    /// Steps over `literal` if it comes next.
-    @inline(__always)
-    private mutating func take(_ literal: KeyLiteral) -> Bool {
-        take(literal, Window(p, end))
+    /// The method whose name comes next (after its opening quote), stepped over with its
+    /// closing quote.
+    @_transparent
+    mutating func takeMethod() -> KeystrokeMethod? {
+        guard let method = KeystrokeMethod.named(Window(p, end)) else { return nil }
+        p += method.spelling.utf8CodeUnitCount + 1
+        return method
     }
 
-    /// The next 16 bytes of the line as two words, zero past its end.
-    struct Window {
-        let first: UInt8
-        let low: UInt64, high: UInt64
-        let room: Int
-
-        @inline(__always)
-        init(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) {
-            room = end - p
-            (low, high) = SWAR.loadPadded(p, count: min(room, 16))
-            first = UInt8(truncatingIfNeeded: low)
+    /// The params key that comes next, stepped over with its colon and the opening quote of
+    /// its value.
+    @_transparent
+    mutating func takeKey() -> KeystrokeMethod.Key? {
+        if let key = KeystrokeMethod.Key.compact(Window(p, end)) {
+            p += key.compactLength
+            return key
         }
+        guard let (key, after) = Self.spacedKey(p, end) else { return nil }
+        p = after
+        return key
+    }
 
-        /// Whether these bytes start with `literal`: two masked compares.
-        @inline(__always)
-        func starts(with literal: KeyLiteral) -> Bool {
-            (low ^ literal.low) & literal.lowMask == 0 && (high ^ literal.high) & literal.highMask == 0 && literal.count <= room
-        }
+    /// `takeKey` where whitespace may come around the key's tokens.
+    @inline(never)
+    static func spacedKey(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (KeystrokeMethod.Key, UnsafePointer<UInt8>)? {
+        var c = KeystrokeCursor(p, count: end - p)
+        guard c.take(UInt8(ascii: "\"")), let key = KeystrokeMethod.Key.quoted(Window(c.p, end)) else { return nil }
+        c.p += key.spelling.utf8CodeUnitCount + 1
+        guard c.take(UInt8(ascii: ":")), c.take(UInt8(ascii: "\"")) else { return nil }
+        return (key, c.p)
     }
 
     /// A string's content up to its closing quote, which is stepped over: nil at an escape,
     /// a control character, malformed UTF-8 or the end of the line.
+    @_transparent
     mutating func string() -> ScannedString? {
         guard let (value, quote) = ScannedString.scan(p, end) else { return nil }
         p = quote + 1
@@ -231,9 +358,10 @@ private struct KeystrokeCursor {
 
     /// The text of an integer as JSON writes it (no leading zeros), if it is not the start
     /// of a fraction or an exponent.
+    @_transparent
     mutating func integer() -> UnsafeBufferPointer<UInt8>? {
         let start = p
-        _ = take(UInt8(ascii: "-"))
+        if p < end, p.pointee == UInt8(ascii: "-") { p += 1 }
         let first = p
         while p < end, p.pointee &- UInt8(ascii: "0") < 10 { p += 1 }
         let digits = p - first

@@ -2,29 +2,69 @@ import FormdJSON
 
 /// A keystroke request's params read straight from its bytes, by `Envelope(keystroke:)`:
 /// string values, each key at most once. One slot per key, so reading one is a jump, not a
-/// comparison of strings. A slot holds the value's bytes, not a string: only the values the
-/// method reads become strings, and the slots cost nothing to copy or drop. They point into
-/// the request's line, so the params live no longer than its decoding.
+/// comparison of strings. A slot holds where the value's bytes are in the line, not a
+/// string: only the values the method reads become strings, and the slots cost nothing to
+/// copy or drop. They point into the request's line, so the params live no longer than
+/// its decoding.
 struct ScannedParams: ParamsSource {
     var method: KeystrokeMethod
-    /// The value of each key, by `Key.rawValue`.
-    private var values = InlineArray<6, UnsafeBufferPointer<UInt8>?>(repeating: nil)
+    /// The line the values are in.
+    private let line: UnsafePointer<UInt8>
+    /// Each key's value by `Key.rawValue`: its offset in the line (low 32 bits) and its byte
+    /// count (high 32 bits), for the keys in `present`.
+    private var slots: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    /// The keys given, one bit each (`1 << Key.rawValue`).
+    private(set) var present: UInt8 = 0
     /// The keys whose value is not all ASCII, one bit each.
     private var beyondASCII: UInt8 = 0
 
-    init(_ method: KeystrokeMethod) { self.method = method }
+    /// No params yet, in `line` (of fewer than 2^32 bytes).
+    @inline(__always)
+    init(_ method: KeystrokeMethod, in line: UnsafePointer<UInt8>) {
+        self.method = method
+        self.line = line
+    }
 
     var path: String { "\(method.name) params" }
     static func spelling(of key: KeystrokeMethod.Key) -> String { key.name }
 
     @inline(__always)
     func optionalString(_ key: KeystrokeMethod.Key) -> String? {
-        values[key.rawValue].map { ScannedString(bytes: $0, isASCII: beyondASCII & (1 << key.rawValue) == 0).string }
+        guard present & (1 << key.rawValue) != 0 else { return nil }
+        let slot = self[key]
+        return ScannedString(bytes: UnsafeBufferPointer(start: line + Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: slot)),
+                                                        count: Int(truncatingIfNeeded: slot &>> 32)),
+                             isASCII: beyondASCII & (1 << key.rawValue) == 0).string
     }
 
-    /// Sets `key` to `value`, a string within the line.
+    /// Sets `key`, not given before, to `value`, a string within the line.
+    @inline(__always)
     mutating func set(_ key: KeystrokeMethod.Key, _ value: ScannedString) {
-        values[key.rawValue] = value.bytes
+        self[key] = UInt64(truncatingIfNeeded: value.bytes.baseAddress! - line) | UInt64(truncatingIfNeeded: value.bytes.count) &<< 32
+        present |= 1 << key.rawValue
         if !value.isASCII { beyondASCII |= 1 << key.rawValue }
+    }
+
+    private subscript(key: KeystrokeMethod.Key) -> UInt64 {
+        @inline(__always) get {
+            switch key {
+            case .form: slots.0
+            case .field: slots.1
+            case .text: slots.2
+            case .direction: slots.3
+            case .unit: slots.4
+            case .demand: slots.5
+            }
+        }
+        @inline(__always) set {
+            switch key {
+            case .form: slots.0 = newValue
+            case .field: slots.1 = newValue
+            case .text: slots.2 = newValue
+            case .direction: slots.3 = newValue
+            case .unit: slots.4 = newValue
+            case .demand: slots.5 = newValue
+            }
+        }
     }
 }
