@@ -171,6 +171,25 @@ final class PlainRequestTests: XCTestCase {
         XCTAssertNil(keystroke(Array(Self.keystrokeLines[0].utf8), maxDepth: 1), "params would exceed maxDepth 1")
     }
 
+    /// Every start of a keystroke line, cut anywhere (the cursor's words run past the end of
+    /// the shorter ones), and each with a byte changed at each place.
+    func testCutAndChangedKeystrokesAgree() {
+        let spaced = #" { "params" : { "demand" : "become" , "field" : "a" } , "method" : "demandFocus" , "id" : "r" } "#
+        for text in Self.keystrokeLines + [spaced, #"{"method":"pressReturn","id":12}"#] {
+            let line = Array(text.utf8)
+            for cut in 0...line.count {
+                check(Array(line[..<cut]))
+                if cut < line.count {
+                    for byte: UInt8 in [0x20, 0x22, 0x3A, 0x7D, 0x00, 0xC3, UInt8(ascii: "x")] {
+                        var changed = line
+                        changed[cut] = byte
+                        check(changed)
+                    }
+                }
+            }
+        }
+    }
+
     func testEveryOtherLineTakesAnotherWay() {
         for line in Self.notKeystrokeLines {
             XCTAssertNil(keystroke(Array(line.utf8)), line)
