@@ -42,6 +42,24 @@ public struct Daemon: Sendable {
         swap(&sink, &immediate)
     }
 
+    /// `handle`, the line given back once handled (spent), for its owner to free: the stdio
+    /// server puts a burst's lines back in their block, which its burst thread frees as it
+    /// reuses the list, so the serving thread does not destroy them.
+    public mutating func handle<Peers: EventPeers, Sink: EventSink>(spent line: consuming DecodedLine, client: inout ClientState,
+                                                                    into w: inout JSONWriter, peers: inout Peers,
+                                                                    events sink: inout Sink) -> DecodedLine {
+        guard case .request = line else {
+            handle(consume line, client: &client, into: &w, peers: &peers, events: &sink)
+            return .blank
+        }
+        // Bound by `guard case` from the consumed line, the request is moved back whole
+        // afterwards; bound in a `switch`, it would be copied.
+        guard case .request(let envelope) = consume line else { preconditionFailure("a request, as just seen") }
+        client.lineNumber += 1
+        if let start = handle(envelope, client: &client, into: &w, peers: &peers, events: &sink) { w.endMessage(from: start, client.framing) }
+        return .request(consume envelope)
+    }
+
     /// `handle`, the client's own events given to `sink`. The line is consumed: its
     /// request is handled where it lies, where binding it from a borrowed line could copy
     /// it whole first.

@@ -11,7 +11,7 @@ public enum DecodedLine: Sendable {
     case tooLong(id: RequestID)
     /// Not JSON, or nested deeper than `maxDepth`: answered with `error`.
     case unreadable(id: RequestID, ProtocolError)
-    /// Held in place, not boxed: a burst's lines are taken out of their block one by one,
+    /// Held in place, not boxed: a burst's lines are handled where they lie in their block,
     /// so no line costs an allocation of its own.
     case request(Envelope)
     /// A batch; never empty (an empty one is `unreadable`).
@@ -83,15 +83,16 @@ extension MessageReader.Item {
 }
 
 extension Array where Element == DecodedLine {
-    /// Hands the lines in order to `body`, each moved out of its slot (`.blank` is left in
-    /// its place), until `body` returns false; returns whether it never did.
-    mutating func takeEach(_ body: (consuming DecodedLine) -> Bool) -> Bool {
+    /// Hands the lines in order to `body`, each moved out of its slot, until `body` says no
+    /// more; returns whether it never did. The line `body` gives back (spent) takes its
+    /// slot again, to be freed with the list.
+    mutating func handleEach(_ body: (consuming DecodedLine) -> (spent: DecodedLine, more: Bool)) -> Bool {
         withUnsafeMutableBufferPointer { lines in
             for i in lines.indices {
                 let slot = lines.baseAddress! + i
-                let line = slot.move()
-                slot.initialize(to: .blank)
-                if !body(line) { return false }
+                let (spent, more) = body(slot.move())
+                slot.initialize(to: spent)
+                if !more { return false }
             }
             return true
         }

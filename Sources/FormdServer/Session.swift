@@ -51,9 +51,10 @@ public struct Session: Sendable {
         daemon.handle(consume line, client: &client, into: &w, peers: &peers)
     }
 
-    /// `handle`, the events of commands held in `held` for the burst's second thread.
-    mutating func handle(_ line: consuming DecodedLine, into w: inout JSONWriter, holding held: inout HeldEvents) {
+    /// `handle`, the events of commands held in `held` for the burst's second thread, and
+    /// the line given back spent (`Daemon.handle(spent:)`).
+    mutating func handle(spent line: consuming DecodedLine, into w: inout JSONWriter, holding held: inout HeldEvents) -> DecodedLine {
         var peers = NoPeers()
-        daemon.handle(consume line, client: &client, into: &w, peers: &peers, events: &held)
+        return daemon.handle(spent: line, client: &client, into: &w, peers: &peers, events: &held)
     }
 }

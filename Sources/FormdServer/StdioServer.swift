@@ -116,11 +116,10 @@ public struct StdioServer {
             // The burst thread reports a signal only after the blocks queued before it.
             guard serving() else { return false }
             // Once a line stops the conversation, the remaining ones are left unapplied.
-            // Each line is taken out of its block, not copied (a copy is a second request
-            // to destroy), and dies here, where it was just read: the burst thread would
-            // have to fetch it back first, and the two threads' work is balanced with it
-            // here. The emptied block goes back to hold the lines of a later one.
-            if !block.lines.takeEach({ handle($0) }) { return false }
+            // Each line is moved out of its block, handled, and put back spent: the burst
+            // thread frees the lines as it reuses the list for a later block's, which
+            // evens out the two threads' work.
+            if !block.lines.handleEach({ handle(spent: $0) }) { return false }
             burst.recycle(&block.lines)
             switch block.after {
             case .more:
@@ -167,15 +166,24 @@ public struct StdioServer {
         reader.drain(final: final) { item in handle(item.decoded(limits: limits)) }
     }
 
-    /// Handles one line, flushing once a threshold's worth of output waits. False when no
-    /// further line may be applied: after `shutdown` or an unreadable header, or once the
-    /// output is gone or the server halted.
+    /// Handles one line read on this thread, flushing once a threshold's worth of output
+    /// waits. False when no further line may be applied: after `shutdown` or an unreadable
+    /// header, or once the output is gone or the server halted.
     private mutating func handle(_ line: consuming DecodedLine) -> Bool {
-        if burst == nil {
-            session.handle(consume line, into: &output.writer)
-        } else {
-            session.handle(consume line, into: &output.writer, holding: &held)
-        }
+        session.handle(consume line, into: &output.writer)
+        return handled()
+    }
+
+    /// `handle` in a burst: the events are held for the burst thread, and the line is given
+    /// back spent, for its block (the burst thread frees it).
+    private mutating func handle(spent line: consuming DecodedLine) -> (spent: DecodedLine, more: Bool) {
+        let spent = session.handle(spent: line, into: &output.writer, holding: &held)
+        return (spent, handled())
+    }
+
+    /// What follows each line: a large answer streamed, output flushed past a threshold,
+    /// and whether the conversation goes on.
+    private mutating func handled() -> Bool {
         if session.client.streamedAnswer != nil { streamAnswer() }
         if output.pendingBytes >= flushThreshold || held.count >= heldThreshold || held.bytes >= heldBytesThreshold { flush() }
         if session.isShutDown { end(.shutdown) }

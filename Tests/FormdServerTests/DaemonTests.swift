@@ -58,6 +58,35 @@ final class DaemonTests: XCTestCase {
 
     private func events(_ i: Int) -> [String] { take(i).filter { $0.hasPrefix(#"{"jsonrpc":"2.0","method":"#) } }
 
+    /// `handle(spent:)` (the stdio burst's) answers as `handle` does, and gives a request's
+    /// line back whole for its block to free; any other line is used up.
+    func testHandlingASpentLineAnswersTheSameAndGivesTheRequestBack() {
+        let lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"defineForm","params":{"fields":[{"id":"a"},{"id":"b"}]}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"insertText","params":{"field":"a","text":"xy"}}"#,
+            #"{"method":"pressReturn","params":{"field":"a"}}"#,
+            #"[{"id":3,"method":"delete","params":{"field":"a"}},{"id":4,"method":"nope"}]"#,
+            "   ", "{not json", #"{"id":5,"method":"setText","params":{"field":"zz","text":"q"}}"#,
+        ]
+        var plain = Daemon(), spending = Daemon()
+        var plainClient = ClientState(), spendingClient = ClientState()
+        for line in lines {
+            var a = JSONWriter(), b = JSONWriter()
+            var peers = NoPeers(), sink = ImmediateEvents()
+            let decoded = { Array(line.utf8).withUnsafeBytes { DecodedLine($0, limits: SessionLimits()) } }
+            plain.handle(decoded(), client: &plainClient, into: &a, peers: &peers)
+            let spent = spending.handle(spent: decoded(), client: &spendingClient, into: &b, peers: &peers, events: &sink)
+            XCTAssertEqual(String(decoding: b.bytes, as: UTF8.self), String(decoding: a.bytes, as: UTF8.self), line)
+            XCTAssertEqual(spendingClient.lineNumber, plainClient.lineNumber, line)
+            switch (decoded(), spent) {
+            case (.request(let sent), .request(let back)): XCTAssertEqual(back, sent, line)
+            case (.request, _): XCTFail("a request is given back: \(line)")
+            case (_, .blank): break
+            default: XCTFail("any other line is used up: \(line)")
+            }
+        }
+    }
+
     func testEveryClientAttachedToAFormGetsItsEventsInItsOwnEncoding() {
         send(1, #"{"id":1,"method":"initialize","params":{"positionEncoding":"utf-8"}}"#)
         send(2, #"{"id":1,"method":"initialize","params":{"positionEncoding":"utf-16","textSync":"incremental"}}"#)
