@@ -52,7 +52,8 @@ public enum ShortASCII {
     /// same for equal strings however each was made (one built by appending may be held
     /// out of line; its words are made from its bytes). Nil for any other string, and
     /// where the layout does not hold. For keying short strings without hashing them.
-    @inlinable
+    /// The inline cases are a few instructions where used; the rest is a call.
+    @inlinable @inline(__always)
     public static func words(of s: String) -> (UInt64, UInt64)? {
         guard layoutHolds else { return nil }
         let raw = unsafeBitCast(s, to: (UInt64, UInt64).self)
@@ -60,8 +61,13 @@ public enum ShortASCII {
         switch raw.1 &>> 60 {
         case 0xE: return raw
         case 0xA: return nil
-        default: break
+        default: return outOfLineWords(of: s)
         }
+    }
+
+    /// `words(of:)` of a string held out of line.
+    @usableFromInline
+    static func outOfLineWords(of s: String) -> (UInt64, UInt64)? {
         let utf8 = s.utf8
         guard utf8.count <= capacity else { return nil }
         return utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in

@@ -32,11 +32,13 @@ extension TextBuffer {
         let caret = Cursor(index(utf8: loUTF8 + insertedBytes), loUTF8 + insertedBytes)
         anchor = caret
         head = caret
+        let removedCount = oldCount - p - q, insertedCount = newCount - p - q
+        // Typing removes nothing and a delete inserts nothing: those strings are empty.
         return CharacterChange(startOffset: start + p, startUTF8: start + p,
-                               removed: TextBuffer.string(TextBuffer.prefix(oldWindow &>> (8 &* p), oldCount - p - q), count: oldCount - p - q),
-                               removedCount: oldCount - p - q,
-                               inserted: TextBuffer.string(TextBuffer.prefix(newWindow &>> (8 &* p), newCount - p - q), count: newCount - p - q),
-                               insertedCount: newCount - p - q,
+                               removed: removedCount == 0 ? "" : TextBuffer.string(TextBuffer.prefix(oldWindow &>> (8 &* p), removedCount), count: removedCount),
+                               removedCount: removedCount,
+                               inserted: insertedCount == 0 ? "" : TextBuffer.string(TextBuffer.prefix(newWindow &>> (8 &* p), insertedCount), count: insertedCount),
+                               insertedCount: insertedCount,
                                windowRemoved: oldCount, windowInserted: newCount)
     }
 

@@ -131,8 +131,10 @@ public struct TextBuffer: Equatable, Sendable {
     }
 
     /// Byte offset of `i`; O(1) on Swift's native UTF-8 strings.
+    @inline(__always)
     func utf8Offset(_ i: String.Index) -> Int { text.utf8.distance(from: text.startIndex, to: i) }
 
+    @inline(__always)
     func index(utf8 offset: Int) -> String.Index { text.utf8.index(text.startIndex, offsetBy: offset) }
 
     private static func hasRegionalIndicator(_ s: String) -> Bool {

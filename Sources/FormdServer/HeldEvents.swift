@@ -24,17 +24,23 @@ struct HeldEvents: EventSink {
     /// Holds the events `client` gets, marked to go at the end of `w`. Those of a client
     /// that takes only some are written at once instead (rare, and in order all the same:
     /// held events go where their mark is, before anything written after it).
+    /// Inlined where the daemon calls it: the client is read where it lies, not copied.
+    @inline(__always)
     mutating func emitted(from start: Int, form name: String, for client: ClientState, to w: inout JSONWriter) {
         switch client.subscription.reach(name) {
         case .everything:
             marks.append(HeldOutput.Mark(offset: w.count, end: records.count, textSync: client.textSync, framing: client.framing))
             bytes += records.heldBytes(from: start)
-            return
         case .some:
-            for i in start..<records.count { ClientEvents.write(records[i], all: false, for: client, to: &w) }
+            writeSome(from: start, for: client, to: &w)
         case .nothing:
-            break
+            records.removeSubrange(start...)
         }
+    }
+
+    /// The events from `start` on that `client`'s rules let through, written at once.
+    private mutating func writeSome(from start: Int, for client: ClientState, to w: inout JSONWriter) {
+        for i in start..<records.count { ClientEvents.write(records[i], all: false, for: client, to: &w) }
         records.removeSubrange(start...)
     }
 
