@@ -245,7 +245,7 @@ public struct Daemon: Sendable {
                     recount.deliver(sink.records[start...], on: name, from: encoding, to: otherEncodings,
                                     basis: basis, engine: engine, peers: &peers)
                 }
-                sink.emitted(from: start, form: name, for: client, to: &w)
+                sink.emitted(from: start, form: name, for: &client, to: &w)
             }
             return streamed ? .streamed : .command(result)
         }

@@ -8,8 +8,9 @@ public protocol EventSink {
     /// The list a command's events are appended to, after any the sink still holds.
     var records: [EventRecord] { get set }
     /// The command just carried out on form `name` for `client` emitted `records[start...]`;
-    /// its response (if any) will follow in `w`.
-    mutating func emitted(from start: Int, form name: String, for client: ClientState, to w: inout JSONWriter)
+    /// its response (if any) will follow in `w`. The client is only read: `inout` passes it
+    /// where it lies, where a borrowed argument is a copy of the whole state.
+    mutating func emitted(from start: Int, form name: String, for client: inout ClientState, to w: inout JSONWriter)
 }
 
 /// Writes each command's events into the output at once, before its response.
@@ -20,7 +21,7 @@ public struct ImmediateEvents: EventSink, Sendable {
     public init() {}
 
     @inline(__always)
-    public mutating func emitted(from start: Int, form name: String, for client: ClientState, to w: inout JSONWriter) {
+    public mutating func emitted(from start: Int, form name: String, for client: inout ClientState, to w: inout JSONWriter) {
         ClientEvents.drain(&records, for: client, to: &w)
     }
 }

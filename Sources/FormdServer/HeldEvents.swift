@@ -24,9 +24,8 @@ struct HeldEvents: EventSink {
     /// Holds the events `client` gets, marked to go at the end of `w`. Those of a client
     /// that takes only some are written at once instead (rare, and in order all the same:
     /// held events go where their mark is, before anything written after it).
-    /// Inlined where the daemon calls it: the client is read where it lies, not copied.
     @inline(__always)
-    mutating func emitted(from start: Int, form name: String, for client: ClientState, to w: inout JSONWriter) {
+    mutating func emitted(from start: Int, form name: String, for client: inout ClientState, to w: inout JSONWriter) {
         switch client.subscription.reach(name) {
         case .everything:
             marks.append(HeldOutput.Mark(offset: w.count, end: records.count, textSync: client.textSync, framing: client.framing))

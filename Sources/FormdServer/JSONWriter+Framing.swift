@@ -7,7 +7,8 @@ extension JSONWriter {
     @inline(__always)
     mutating func endMessage(from start: Int, _ framing: Framing) {
         if framing == .ndjson {
-            writeRaw("\n")
+            // Through a cursor: an append of a literal is a call and a copy, for one byte.
+            write(upTo: 1) { $0.raw("\n") }
         } else {
             ContentLengthHeader.insert(before: start, in: &self)
         }
