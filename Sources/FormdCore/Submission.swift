@@ -26,6 +26,16 @@ extension Form {
         return .submission(valid: errors.isEmpty, values: values, withheld: includeSecrets ? [] : withheld, errors: errors)
     }
 
+    /// The `submitted` event a `submit` would emit now, nil when the form is invalid (it
+    /// would emit `submitFailed`), without carrying it out: counted first where the event
+    /// must fit a bound. Its `seq` follows the focus events of a responder that resigns.
+    public func submittedEvent() -> EventRecord? {
+        guard case .submission(true, let values, let withheld, _) = submission(includeSecrets: false) else { return nil }
+        var emittedBefore = 0
+        if let r = responder, responderCanResign { emittedBefore = fields[r].touched ? 2 : 3 }
+        return EventRecord(form: name, seq: seq + emittedBefore + 1, event: .submitted(values: values, withheld: withheld))
+    }
+
     /// Valid: the responder resigns and `submitted` (never with a secure field's text).
     /// Invalid: `submitFailed` and focus moves to the first invalid field that can take it.
     mutating func submit(includeSecrets: Bool) -> CommandResult {

@@ -124,7 +124,7 @@ public enum EventEncoder {
     /// Room `open` needs: its literals (the longer of the two spellings of the form), the
     /// name, the form's bound and the seq; and the newline `close` may add.
     @inline(__always)
-    private static func opening(_ record: EventRecord, _ name: EventName) -> Int {
+    static func opening(_ record: EventRecord, _ name: EventName) -> Int {
         JSONCursor.room("{\"jsonrpc\":\"2.0\",\"method\":\"", "\",\"params\":{\"form\":\"default\"", ",\"seq\":", "\n")
             + name.spelling.utf8CodeUnitCount + JSONCursor.bound(record.form) + JSONCursor.intBound
     }
@@ -132,7 +132,7 @@ public enum EventEncoder {
     /// `{"jsonrpc":"2.0","method":NAME,"params":{"form":FORM,"seq":SEQ`. Inlined into each
     /// case, which passes its event's name as a constant, so the name folds into constant stores.
     @inline(__always)
-    private static func open(_ record: EventRecord, _ name: EventName, _ c: inout JSONCursor) {
+    static func open(_ record: EventRecord, _ name: EventName, _ c: inout JSONCursor) {
         c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"")
         c.raw(name.spelling)
         // Most clients never name a form: the default one is written as a constant, not quoted.

@@ -58,6 +58,33 @@ final class Connection {
         lastProgress = now
     }
 
+    /// Disconnects a client whose waiting output passed `limit` (`--max-client-buffer`):
+    /// keeps the rest of the message it is in the middle of, drops everything after it,
+    /// and queues the final `error` notification.
+    func overflow(limit: Int, now t: Double) {
+        var keep = sent
+        if client.framing == .contentLength {
+            keep = endOfMessageBeingSent()
+        } else if midLine {
+            while keep < out.count && out[keep] != UInt8(ascii: "\n") { keep += 1 }
+            keep = min(keep + 1, out.count)
+        }
+        out.truncate(to: keep)
+        if out.capacity > 1 << 20 {
+            // Give back the room the overflowing output took.
+            var kept = JSONWriter(reservingCapacity: max(keep, 4096))
+            out.withUnsafeBytes { kept.writeRaw($0) }
+            out = kept
+        }
+        let error = ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: more than \(limit) bytes of output waited for this client, so it is disconnected; reconnect and resync with getState (raise the limit with --max-client-buffer)")
+        let start = out.count
+        MessageWriter.writeErrorNotification(error, to: &out)
+        out.endMessage(from: start, client.framing)
+        phase = .overflowed
+        stalled = false
+        lastProgress = t
+    }
+
     /// Forgets written bytes: all of them when everything went out, else once they are
     /// a large part of the buffer (for `contentLength`, up to the message being sent).
     func compact() {

@@ -191,8 +191,8 @@ public struct Daemon: Sendable {
         }
     }
 
-    /// Runs a call; its events go to the observer, the peers and the sink. A large `submit`
-    /// answer is placed (`ClientState.place`) before the submit is carried out.
+    /// Runs a call; its events go to the observer, the peers and the sink. A `submit`'s or
+    /// `reset`'s large output is placed (`placeLargeOutput`) before it is carried out.
     private mutating func perform<Peers: EventPeers, Sink: EventSink>(_ call: Call, id: RequestID?, batchUsed: Int?,
                                                                       client: inout ClientState,
                                                                       into w: inout JSONWriter, peers: inout Peers,
@@ -227,10 +227,7 @@ public struct Daemon: Sendable {
             let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
             let basis = otherEncodings.isEmpty ? nil : engine.recountBasis(for: command, on: name)
             let start = sink.records.count
-            var streamed = false
-            if case .submit(let includeSecrets) = command {
-                streamed = try placeSubmission(includeSecrets: includeSecrets, on: name, id: id, batchUsed: batchUsed, client: &client)
-            }
+            let streamed = try placeLargeOutput(command, on: name, id: id, batchUsed: batchUsed, client: &client)
             let result: CommandResult
             do {
                 result = try engine.perform(command, on: name, encoding: encoding, events: &sink.records)
@@ -248,20 +245,6 @@ public struct Daemon: Sendable {
                 sink.emitted(from: start, form: name, for: &client, to: &w)
             }
             return streamed ? .streamed : .command(result)
-        }
-    }
-
-    /// Counts a large `submit` answer before the submit is carried out: throws its refusal,
-    /// or true when it is left to be streamed (`ClientState.place`).
-    private func placeSubmission(includeSecrets: Bool, on name: String, id: RequestID?, batchUsed: Int?,
-                                 client: inout ClientState) throws(ProtocolError) -> Bool {
-        guard let id, let form = engine.form(name) else { return false }
-        let submission = form.submission(includeSecrets: includeSecrets)
-        guard PiecewiseAnswer.isLarge(submission) else { return false }
-        switch client.place(PiecewiseAnswer(id: id, result: submission), batchUsed: batchUsed, limits: limits) {
-        case .write: return false
-        case .streamed: return true
-        case .refused(let error): throw error
         }
     }
 

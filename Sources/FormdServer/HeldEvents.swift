@@ -1,10 +1,12 @@
 import FormdCore
 import FormdJSON
+import FormdProtocol
 
-/// The stdio server's event sink in a burst: a command's events stay records, marked with
-/// where in the output they go, and are handed with that output to the burst's second
-/// thread (`HeldOutput`), which encodes them. Encoding and freeing events would be about a
-/// third of the serving thread's work in a burst of keystrokes.
+/// The stdio server's event sink: a command's events stay records, marked with where in
+/// the output they go, and are handed with that output to the burst's second thread
+/// (`HeldOutput`), which encodes them; without a burst, the server encodes them as it
+/// flushes. Encoding and freeing events would be about a third of the serving thread's
+/// work in a burst of keystrokes, and a large event is streamed in its place, never built whole.
 struct HeldEvents: EventSink {
     var records: [EventRecord] = []
     private var marks: [HeldOutput.Mark] = []
@@ -21,26 +23,22 @@ struct HeldEvents: EventSink {
         bytes = 0
     }
 
-    /// Holds the events `client` gets, marked to go at the end of `w`. Those of a client
-    /// that takes only some are written at once instead (rare, and in order all the same:
-    /// held events go where their mark is, before anything written after it).
+    /// Holds the events `client` gets (of a client that takes only some, those its rules
+    /// let through), marked to go at the end of `w`.
     @inline(__always)
     mutating func emitted(from start: Int, form name: String, for client: inout ClientState, to w: inout JSONWriter) {
         switch client.subscription.reach(name) {
         case .everything:
-            marks.append(HeldOutput.Mark(offset: w.count, end: records.count, textSync: client.textSync, framing: client.framing))
-            bytes += records.heldBytes(from: start)
+            break
         case .some:
-            writeSome(from: start, for: client, to: &w)
+            records.keepAdmitted(from: start, by: client.subscription)
+            if records.count == start { return }
         case .nothing:
             records.removeSubrange(start...)
+            return
         }
-    }
-
-    /// The events from `start` on that `client`'s rules let through, written at once.
-    private mutating func writeSome(from start: Int, for client: ClientState, to w: inout JSONWriter) {
-        for i in start..<records.count { ClientEvents.write(records[i], all: false, for: client, to: &w) }
-        records.removeSubrange(start...)
+        marks.append(HeldOutput.Mark(offset: w.count, end: records.count, textSync: client.textSync, framing: client.framing))
+        bytes += records.heldBytes(from: start)
     }
 
     /// The output written to `w` and the events held since the last call, in order; `w`
@@ -57,5 +55,17 @@ struct HeldEvents: EventSink {
         swap(&next.marks, &marks)
         bytes = 0
         return next
+    }
+}
+
+extension Array where Element == EventRecord {
+    /// Drops the records from `start` on that `subscription` does not admit, in order.
+    mutating func keepAdmitted(from start: Int, by subscription: Subscription) {
+        var kept = start
+        for i in start..<count where subscription.admits(self[i]) {
+            if i != kept { swapAt(i, kept) }
+            kept += 1
+        }
+        removeSubrange(kept...)
     }
 }

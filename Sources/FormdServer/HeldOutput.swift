@@ -33,11 +33,8 @@ struct HeldOutput: Sendable {
         for mark in marks {
             bytes.withUnsafeBytes { out.writer.writeRaw(UnsafeRawBufferPointer(rebasing: $0[from..<mark.offset])) }
             from = mark.offset
-            let newline = mark.framing == .ndjson
             records.forEachInPlace(next..<mark.end) { record in
-                let start = out.writer.count
-                EventEncoder.write(record, textSync: mark.textSync, newline: newline, to: &out.writer)
-                if !newline { out.writer.endMessage(from: start, mark.framing) }
+                out.writeEvent(record, textSync: mark.textSync, framing: mark.framing, flushingAt: threshold)
             }
             next = mark.end
             if out.pendingBytes >= threshold { out.flush() }

@@ -26,7 +26,15 @@ extension ClientState {
     /// request alone). The answer is counted (`PiecewiseAnswer.count`, nothing kept) only where
     /// a bound applies.
     mutating func place(_ answer: PiecewiseAnswer, batchUsed: Int?, limits: SessionLimits) -> AnswerPlacement {
-        if batchUsed == nil, case .streamed = answerDelivery {
+        place(answer, method: answer.method, batchUsed: batchUsed, limits: limits)
+    }
+
+    /// `place`, for a request that also writes this client a large event first (`event`:
+    /// its name, and its size with framing, counted only where a bound applies): the two
+    /// must fit together. Without a large answer (nil), only the event is placed.
+    mutating func place(_ answer: PiecewiseAnswer?, method: String, event: (name: String, bytes: () -> Int)? = nil,
+                        batchUsed: Int?, limits: SessionLimits) -> AnswerPlacement {
+        if let answer, batchUsed == nil, case .streamed = answerDelivery {
             streamedAnswer = answer
             return .streamed
         }
@@ -35,14 +43,19 @@ extension ClientState {
         var clientRoom = Int.max, clientLimit = 0
         if case .bounded(let room, let limit) = answerDelivery { (clientRoom, clientLimit) = (room - used, limit) }
         if batchRoom == .max && clientRoom == .max { return .write }
-        let size = answer.count()
-        let unsaid = answer.method == "submit" ? "the submit was counted and not carried out" : "it was counted and not written"
+        let size = (answer?.count() ?? 0) + (event?.bytes() ?? 0)
+        let what = switch (answer, event) {
+        case (nil, let event?): "\(event.name) event is"
+        case (_?, let event?): "answer and \(event.name) event are"
+        default: "answer is"
+        }
+        let unsaid = method == "getState" ? "it was counted and not written" : "the \(method) was counted and not carried out"
         if size > batchRoom {
             batchCut = true
-            return .refused(ProtocolError(.limitExceeded, "limit maxLineOutput exceeded: this \(answer.method)'s answer is \(size) bytes and this batch's answers may take \(max(0, batchRoom)) more of \(limits.maxLineOutput), so \(unsaid); ask for it alone, not in a batch (raise it with --max-line-output)"))
+            return .refused(ProtocolError(.limitExceeded, "limit maxLineOutput exceeded: this \(method)'s \(what) \(size) bytes and this batch's answers may take \(max(0, batchRoom)) more of \(limits.maxLineOutput), so \(unsaid); ask for it alone, not in a batch (raise it with --max-line-output)"))
         }
         if size > clientRoom {
-            return .refused(ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: this \(answer.method)'s answer is \(size) bytes and this client's output may hold \(max(0, clientRoom)) more of \(clientLimit), so \(unsaid); the connection stays open (raise it with --max-client-buffer)"))
+            return .refused(ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: this \(method)'s \(what) \(size) bytes and this client's output may hold \(max(0, clientRoom)) more of \(clientLimit), so \(unsaid); the connection stays open (raise it with --max-client-buffer)"))
         }
         return .write
     }

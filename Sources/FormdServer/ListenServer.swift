@@ -30,6 +30,8 @@ public final class ListenServer {
     private var shuttingDown = false
     private var listenerClosed = false
     private var acceptPausedUntil = 0.0
+    /// The sink of a client's own events, reused line after line.
+    private var ownEvents = BoundedEvents()
     /// The `--state` observer could not commit: nothing more is written.
     public private(set) var halted = false
 
@@ -232,15 +234,17 @@ public final class ListenServer {
 
     private func handleLines(of c: Connection) {
         c.stalled = false
-        var peers = Peers(all: connections, asker: c)
+        var peers = Peers(all: connections, asker: c, maxClientBuffer: options.maxClientBuffer, now: now())
         var asker: Connection? = nil
         c.reader.drain(final: false) { item in
             c.client.answerDelivery = .bounded(room: options.maxClientBuffer - c.pending, limit: options.maxClientBuffer)
-            daemon.handle(item.decoded(limits: daemon.limits), client: &c.client, into: &c.out, peers: &peers)
+            ownEvents.end = c.sent + options.maxClientBuffer
+            ownEvents.overflowed = false
+            daemon.handle(item.decoded(limits: daemon.limits), client: &c.client, into: &c.out, peers: &peers, events: &ownEvents)
             // An answer past the limit is dropped at once, not at the end of the turn: the
             // answers of many clients in one turn would all be held together.
-            if c.pending > options.maxClientBuffer {
-                overflow(c, now: now())
+            if c.pending > options.maxClientBuffer || ownEvents.overflowed {
+                c.overflow(limit: options.maxClientBuffer, now: now())
                 return false
             }
             if c.client.isShutDown {
@@ -272,7 +276,7 @@ public final class ListenServer {
             if c.pending > 0 { write(c, now: t) }
             if c.closed { continue }
             if c.phase == .open && c.pending > options.maxClientBuffer {
-                overflow(c, now: t)
+                c.overflow(limit: options.maxClientBuffer, now: t)
                 write(c, now: t)
                 if c.closed { continue }
             }
@@ -309,33 +313,6 @@ public final class ListenServer {
             c.midLine = c.out[c.sent - 1] != UInt8(ascii: "\n")
         }
         c.compact()
-    }
-
-    /// Keeps the rest of the line the client is in the middle of, drops everything after
-    /// it, and queues the final `error` notification.
-    private func overflow(_ c: Connection, now t: Double) {
-        var keep = c.sent
-        if c.client.framing == .contentLength {
-            keep = c.endOfMessageBeingSent()
-        } else if c.midLine {
-            while keep < c.out.count && c.out[keep] != UInt8(ascii: "\n") { keep += 1 }
-            keep = min(keep + 1, c.out.count)
-        }
-        c.out.truncate(to: keep)
-        if c.out.capacity > 1 << 20 {
-            // Give back the room the overflowing output took.
-            var kept = JSONWriter(reservingCapacity: max(keep, 4096))
-            c.out.withUnsafeBytes { kept.writeRaw($0) }
-            c.out = kept
-        }
-        let limit = options.maxClientBuffer
-        let error = ProtocolError(.limitExceeded, "limit maxClientBuffer exceeded: more than \(limit) bytes of output waited for this client, so it is disconnected; reconnect and resync with getState (raise the limit with --max-client-buffer)")
-        let start = c.out.count
-        MessageWriter.writeErrorNotification(error, to: &c.out)
-        c.out.endMessage(from: start, c.client.framing)
-        c.phase = .overflowed
-        c.stalled = false
-        c.lastProgress = t
     }
 
     /// Stops taking connections and input, and queues a `shutdown` notification for every

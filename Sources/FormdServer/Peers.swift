@@ -6,6 +6,10 @@ import FormdProtocol
 struct Peers: EventPeers {
     let all: [Connection]
     let asker: Connection
+    /// `--max-client-buffer`: a large event is counted before it is written to a
+    /// connection, and one that would not fit disconnects it instead.
+    let maxClientBuffer: Int
+    let now: Double
 
     func encodings(receiving form: String) -> EncodingSet {
         var set = EncodingSet()
@@ -17,8 +21,22 @@ struct Peers: EventPeers {
     }
 
     mutating func deliver(_ events: ArraySlice<EventRecord>, encoding: PositionEncoding) {
+        let large = events.contains { PiecewiseEvent.isLarge($0) }
+        // The size of each large event, counted once for all the clients that get it.
+        var bodies: [Int: Int] = [:]
         for c in all where c !== asker && c.phase == .open && !c.closed && c.client.positionEncoding == encoding {
-            ClientEvents.write(events, for: c.client, to: &c.out)
+            guard large else {
+                ClientEvents.write(events, for: c.client, to: &c.out)
+                continue
+            }
+            let fits = ClientEvents.write(events, for: c.client, to: &c.out, within: c.sent + maxClientBuffer) { i in
+                if let known = bodies[i] { return known }
+                let body = PiecewiseEvent(events[i]).count()
+                bodies[i] = body
+                return body
+            }
+            // It would not fit: the client is dropped before the event is built for it.
+            if !fits { c.overflow(limit: maxClientBuffer, now: now) }
         }
     }
 }

@@ -30,8 +30,11 @@ public struct StdioServer {
     public var outputFailure: Int32? { output.failure }
     /// The second thread of the burst being served: it reads ahead and writes the output.
     private var burst: BurstIO? = nil
-    /// The event sink during a burst: events stay records for the burst's thread to encode.
+    /// The event sink: events stay records, for the burst's thread to encode during a
+    /// burst, else for `flush` (so a large one can be streamed in its place).
     private var held = HeldEvents()
+    /// An emptied stretch of held output, lent to the next one `flush` writes.
+    private var spareStretch: HeldOutput? = nil
     /// Events held for the burst thread before they are handed over even mid-block,
     /// so a block of commands with many events does not pile up records.
     private let heldThreshold = 4096
@@ -90,7 +93,7 @@ public struct StdioServer {
                 guard serve(burst) else { break }
                 continue
             }
-            if output.pendingBytes >= flushThreshold || (output.pendingBytes > 0 && !moreWaiting) {
+            if output.pendingBytes >= flushThreshold || ((output.pendingBytes > 0 || held.count > 0) && !moreWaiting) {
                 flush()
             }
         }
@@ -153,8 +156,19 @@ public struct StdioServer {
             // Backpressure by bytes: no further line while too much output waits.
             burst.waitForRoom()
         } else {
+            writeHeldEvents()
             output.flush()
         }
+    }
+
+    /// Without a burst thread, the events held since the last flush are encoded here, in
+    /// their places in the output (a large one streamed: `OutputChannel.writeEvent`).
+    private mutating func writeHeldEvents() {
+        guard held.count > 0 else { return }
+        var stretch = held.take(&output.writer, reusing: spareStretch.take())
+        stretch.write(to: &output, flushingAt: flushThreshold)
+        stretch.removeAll()
+        spareStretch = stretch
     }
 
     /// Handles every complete line read so far. Output is flushed as soon as a threshold's
@@ -170,8 +184,9 @@ public struct StdioServer {
     /// waits. False when no further line may be applied: after `shutdown` or an unreadable
     /// header, or once the output is gone or the server halted.
     private mutating func handle(_ line: consuming DecodedLine) -> Bool {
-        session.handle(consume line, into: &output.writer)
-        return handled()
+        // Its events are held as in a burst (`held`, written by `flush`), so a large one is
+        // streamed in its place; the line, given back spent, dies here.
+        handle(spent: line).more
     }
 
     /// `handle` in a burst: the events are held for the burst thread, and the line is given
@@ -201,9 +216,7 @@ public struct StdioServer {
         session.client.streamedAnswer = nil
         let framing = session.framing
         if framing == .contentLength {
-            output.writer.writeRaw("Content-Length: ")
-            output.writer.writeInt(answer.count())
-            output.writer.writeRaw("\r\n\r\n")
+            output.writer.writeContentLengthHeader(bodyBytes: answer.count())
         }
         while answer.writeNext(to: &output.writer, atLeast: flushThreshold) {
             if output.pendingBytes >= flushThreshold { flush() }

@@ -43,8 +43,9 @@ final class LargeSubmitTests: XCTestCase {
         XCTAssertEqual(((alone["result"] as? [String: Any])?["values"] as? [String: String])?.count, 5, "alone, it is answered")
     }
 
-    /// Over `--listen`, a `submit` whose answer would not fit `--max-client-buffer` is
-    /// refused before it is carried out, and the client stays connected.
+    /// Over `--listen`, a `submit` whose answer and `submitted` event would not fit
+    /// `--max-client-buffer` together is refused before it is carried out, and the client
+    /// stays connected.
     func testASubmitPastTheClientBufferIsRefusedAndTheClientStays() throws {
         let form = try Self.formFile(fields: 5, bytes: 200_000)
         defer { try? FileManager.default.removeItem(at: form) }
@@ -54,7 +55,7 @@ final class LargeSubmitTests: XCTestCase {
         let error = client.call("submit")["error"] as? [String: Any]
         XCTAssertEqual(error?["code"] as? Int, -32003)
         let message = error?["message"] as? String ?? ""
-        XCTAssertTrue(message.hasPrefix("limit maxClientBuffer exceeded: this submit's answer is ")
+        XCTAssertTrue(message.hasPrefix("limit maxClientBuffer exceeded: this submit's answer and submitted event are ")
                       && message.contains("the submit was counted and not carried out"), message)
         let focus = client.call("focusNext")["result"] as? [String: Any]
         XCTAssertEqual(focus?["firstResponder"] as? String, "f3", "still connected, and the focus was where it was")

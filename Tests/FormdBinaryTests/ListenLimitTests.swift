@@ -5,13 +5,6 @@ import XCTest
 /// What clients of `formd --listen` can make it hold: how many of them, the unfinished
 /// lines of all of them together, and for how long an unfinished line may wait.
 final class ListenLimitTests: XCTestCase {
-    /// The daemon's peak RSS in KiB.
-    func peakRSSKiB(_ daemon: ListenDaemon) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
-    }
-
     /// The final `error` notification a dropped client gets, then the end of its stream.
     func assertDropped(_ client: SocketClient, naming limit: String, file: StaticString = #filePath, line: UInt = #line) {
         let messages = client.readToEnd(timeout: 5)
@@ -93,7 +86,7 @@ final class ListenLimitTests: XCTestCase {
             c.writeBytes(Data(#"yz"}}"#.utf8 + [0x0A]))
             XCTAssertEqual((c.response(to: 1)["result"] as? [String: Any])?["applied"] as? Bool, true, c.name)
         }
-        let peak = try XCTUnwrap(peakRSSKiB(daemon))
+        let peak = try XCTUnwrap(daemon.peakRSSKiB)
         XCTAssertLessThan(peak, 40 * 1024, "peak RSS \(peak) KiB for 12 clients with 900 KB unfinished lines")
         XCTAssertEqual(daemon.stopAndCollect().status, 0)
     }
@@ -108,7 +101,7 @@ final class ListenLimitTests: XCTestCase {
         let fields = (0..<4000).map { #"{"id":"field\#($0)"}"# }.joined(separator: ",")
         setup.send(#"{"id":0,"method":"defineForm","params":{"fields":[\#(fields)]}}"#)
         _ = setup.readToEnd()  // its formDefined alone overflows it
-        let before = try XCTUnwrap(peakRSSKiB(daemon))
+        let before = try XCTUnwrap(daemon.peakRSSKiB)
         let clients = try (0..<16).map { try SocketClient(daemon.socket, name: "c\($0)") }
         for c in clients { c.send(#"{"id":1,"method":"getState"}"#) }
         for c in clients {
@@ -118,7 +111,7 @@ final class ListenLimitTests: XCTestCase {
             XCTAssertTrue(message.hasPrefix("limit maxClientBuffer exceeded: this getState's answer is ") && message.contains("--max-client-buffer"), message)
         }
         for c in clients { XCTAssertNotNil(c.call("validate")["result"], "\(c.name) stays connected") }
-        let growth = try XCTUnwrap(peakRSSKiB(daemon)) - before
+        let growth = try XCTUnwrap(daemon.peakRSSKiB) - before
         XCTAssertLessThan(growth, 16 * 1024, "16 states of 2.6 MB took \(growth) KiB more")
         XCTAssertEqual(daemon.stopAndCollect().status, 0)
     }

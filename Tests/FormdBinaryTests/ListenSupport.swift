@@ -79,6 +79,13 @@ final class ListenDaemon {
         return (process.terminationStatus, String(decoding: stderrCollector.data, as: UTF8.self))
     }
 
+    /// The daemon's peak RSS in KiB.
+    var peakRSSKiB: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+
     /// SIGTERM, then `waitForExit`.
     @discardableResult
     func stopAndCollect() -> (status: Int32, stderr: String) {
@@ -125,7 +132,7 @@ class LineClient {
     private var buffer: [UInt8] = []
     private(set) var nextID = 1
     /// Every event (notification) read so far, in order.
-    private(set) var events: [[String: Any]] = []
+    var events: [[String: Any]] = []
     /// Set once the daemon closed the connection.
     private(set) var atEnd = false
     /// Speaks `Content-Length` messages instead of lines (`FramedMessages`), both ways.
