@@ -11,8 +11,8 @@ extension Envelope {
     /// in a keystroke loop sees a million times. Nil for any other line and for params the
     /// method refuses: the plain way then decodes it or words its error, the same as ever.
     public init?(keystroke bytes: UnsafeRawBufferPointer, maxDepth: Int) {
-        guard maxDepth >= 2, let start = bytes.baseAddress, bytes.count <= Int(UInt32.max),
-              let scanned = ScannedKeystroke(start.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+        guard maxDepth >= 2, let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count <= Int(UInt32.max),
+              let scanned = ScannedKeystroke(start, count: bytes.count),
               let call = try? scanned.method.call(scanned.params) else { return nil }
         self.init(id: scanned.id?.requestID, method: scanned.method.name, .success(call))
     }
@@ -68,7 +68,8 @@ private struct ScannedKeystroke {
                 guard c.take(UInt8(ascii: "{")) else { return nil }
                 if !c.take(UInt8(ascii: "}")) {
                     repeat {
-                        guard let key = c.takeKey(), params.present & (1 << key.rawValue) == 0, let value = c.string() else { return nil }
+                        guard let key = c.takeKey(), params.present & (1 << key.rawValue) == 0,
+                              c.take(UInt8(ascii: "\"")), let value = c.string() else { return nil }
                         params.set(key, value)
                     } while c.take(UInt8(ascii: ","))
                     guard c.take(UInt8(ascii: "}")) else { return nil }
@@ -92,7 +93,7 @@ private enum RequestMember: Int {
 
     /// The member whose key starts `next`, with its quotes and colon as compact JSON
     /// writes them (`"id":`), and their length.
-    @inline(__always)
+    @_transparent
     static func compact(_ next: Window) -> (RequestMember, Int)? {
         switch next.second {
         case UInt8(ascii: "j"): next.starts(with: KeyLiteral("\"", "jsonrpc", "\":")) ? (.jsonrpc, 10) : nil
@@ -120,7 +121,7 @@ private enum RequestMember: Int {
 extension KeystrokeMethod {
     /// The method whose name (after its opening quote) starts `next`, with its closing
     /// quote.
-    @inline(__always)
+    @_transparent
     fileprivate static func named(_ next: Window) -> KeystrokeMethod? {
         switch next.first {
         case UInt8(ascii: "i"): next.starts(.insertText)
@@ -133,9 +134,9 @@ extension KeystrokeMethod {
 }
 
 extension KeystrokeMethod.Key {
-    /// The key that starts `next`, with its quotes, colon and its value's opening quote as
-    /// compact JSON writes them (`"text":"`).
-    @inline(__always)
+    /// The key that starts `next`, with its quotes and colon as compact JSON writes them
+    /// (`"text":`).
+    @_transparent
     fileprivate static func compact(_ next: Window) -> KeystrokeMethod.Key? {
         switch next.second {
         case UInt8(ascii: "f"): next.third == UInt8(ascii: "i") ? next.starts(compact: .field) : next.starts(compact: .form)
@@ -158,9 +159,9 @@ extension KeystrokeMethod.Key {
         }
     }
 
-    /// The key's length written compactly with its quotes, colon and value's opening quote.
+    /// The key's length written compactly with its quotes and colon.
     @inline(__always)
-    fileprivate var compactLength: Int { spelling.utf8CodeUnitCount + 4 }
+    fileprivate var compactLength: Int { spelling.utf8CodeUnitCount + 3 }
 }
 
 /// Up to 16 bytes of text as two little-endian words and the masks of the bytes it has,
@@ -228,7 +229,7 @@ private struct Window {
     /// `key` if these bytes start with it as `Key.compact` takes it.
     @inline(__always)
     func starts(compact key: KeystrokeMethod.Key) -> KeystrokeMethod.Key? {
-        starts(with: KeyLiteral("\"", key.spelling, "\":\"")) ? key : nil
+        starts(with: KeyLiteral("\"", key.spelling, "\":")) ? key : nil
     }
 
     /// `key` if these bytes start with it and its closing quote.
@@ -263,6 +264,11 @@ private struct KeystrokeCursor {
         }
         // No whitespace is above the space.
         guard p.pointee <= 0x20 else { return false }
+        // The one space most writers put after a colon or a comma is looked at here.
+        if p.pointee == 0x20, end - p >= 2, p[1] == byte {
+            p += 2
+            return true
+        }
         p = Self.afterSpace(p, end)
         guard p < end, p.pointee == byte else { return false }
         p += 1
@@ -287,6 +293,7 @@ private struct KeystrokeCursor {
     /// The member whose key comes next, stepped over with its colon.
     @_transparent
     mutating func takeMember() -> RequestMember? {
+        if p < end, p.pointee == 0x20 { p += 1 }
         if let (member, length) = RequestMember.compact(Window(p, end)) {
             p += length
             return member
@@ -324,10 +331,10 @@ private struct KeystrokeCursor {
         return method
     }
 
-    /// The params key that comes next, stepped over with its colon and the opening quote of
-    /// its value.
+    /// The params key that comes next, stepped over with its colon.
     @_transparent
     mutating func takeKey() -> KeystrokeMethod.Key? {
+        if p < end, p.pointee == 0x20 { p += 1 }
         if let key = KeystrokeMethod.Key.compact(Window(p, end)) {
             p += key.compactLength
             return key
@@ -343,7 +350,7 @@ private struct KeystrokeCursor {
         var c = KeystrokeCursor(p, count: end - p)
         guard c.take(UInt8(ascii: "\"")), let key = KeystrokeMethod.Key.quoted(Window(c.p, end)) else { return nil }
         c.p += key.spelling.utf8CodeUnitCount + 1
-        guard c.take(UInt8(ascii: ":")), c.take(UInt8(ascii: "\"")) else { return nil }
+        guard c.take(UInt8(ascii: ":")) else { return nil }
         return (key, c.p)
     }
 
