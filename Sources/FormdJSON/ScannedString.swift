@@ -44,15 +44,18 @@ public struct ScannedString {
         return (ScannedString(bytes: UnsafeBufferPointer(start: p, count: parser.pos), isASCII: ascii), p + parser.pos)
     }
 
-    /// The string, made as `JSONParser` makes it from the same bytes.
+    /// The string, made as `JSONParser` makes it from the same bytes; one of up to
+    /// `RecentStrings.maxBytes` bytes may be the very one made before from them.
     @inlinable
     public var string: String {
-        isASCII ? ShortASCII.string(bytes.baseAddress!, count: bytes.count) : Self.string(validUTF8: bytes)
+        isASCII && bytes.count <= ShortASCII.capacity ? ShortASCII.string(bytes.baseAddress!, count: bytes.count) : Self.string(validUTF8: bytes)
     }
 
-    /// Out of line, so that the ASCII case stays small where it is inlined.
+    /// Out of line, so that the short ASCII case stays small where it is inlined.
     @usableFromInline @inline(never)
     static func string(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
-        ShortUTF8.string(validUTF8: bytes.baseAddress!, count: bytes.count)
+        let count = bytes.count
+        if count > ShortASCII.capacity && count <= RecentStrings.maxBytes { return RecentStrings.string(validUTF8: bytes.baseAddress!, count: count) }
+        return ShortUTF8.string(validUTF8: bytes.baseAddress!, count: count)
     }
 }
