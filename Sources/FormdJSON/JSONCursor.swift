@@ -251,56 +251,65 @@ public struct JSONCursor {
         }
     }
 
-    /// Why scan first, then copy: texts are mostly escape-free. The scan finds the first
-    /// byte needing work (a word at a time, see `SWAR`); everything before it is one copy.
-    /// Only strings that really contain escapes take the run-by-run path. Swift strings are
-    /// always valid UTF-8, so nothing needs validating on this side.
+    /// Texts are mostly escape-free: the bytes are copied as they are checked, a word at a
+    /// time (`SWAR.escapeMask`), up to the first byte needing work, so a clean string is
+    /// read once; only a string that really contains escapes takes the run-by-run path
+    /// from there. Swift strings are always valid UTF-8, so nothing needs validating on
+    /// this side.
     @usableFromInline
     mutating func quote(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
         claim(count &+ 2)
         p.initialize(to: UInt8(ascii: "\""))
         p += 1
-        guard let base = utf8.baseAddress, count > 0 else {
-            p.initialize(to: UInt8(ascii: "\""))
-            p += 1
-            return
+        if let base = utf8.baseAddress, count > 0 {
+            let clean = JSONCursor.copyClean(base, count: count, to: p)
+            p += clean
+            if clean < count { escapeTail(utf8, from: clean) }
         }
-        // `clean`: length of the escape-free prefix.
-        var clean = 0
-        if count >= 8 {
-            while true {
-                if clean &+ 8 > count {
-                    // Re-check the last (overlapping) word instead of finishing byte by byte.
-                    let mask = SWAR.escapeMask(SWAR.load(base + (count &- 8)))
-                    clean = mask == 0 ? count : count &- 8 &+ SWAR.firstFlaggedByte(mask)
-                    break
-                }
-                let mask = SWAR.escapeMask(SWAR.load(base + clean))
-                if mask != 0 {
-                    clean &+= SWAR.firstFlaggedByte(mask)
-                    break
-                }
-                clean &+= 8
-            }
-        } else if count >= 4 {
-            // 4...7 bytes (most keys): two overlapping 4-byte loads cover the string in one
-            // test; only a string that does contain something to escape is walked bytewise.
-            let head = UInt64(UnsafeRawPointer(base).loadUnaligned(as: UInt32.self))
-            let tail = UInt64(UnsafeRawPointer(base + (count &- 4)).loadUnaligned(as: UInt32.self))
-            if SWAR.escapeMask(head | tail &<< 32) == 0 {
-                clean = count
-            } else {
-                while !Self.needsEscape(utf8[clean]) { clean &+= 1 }
-            }
-        } else {
-            while clean < count && !Self.needsEscape(utf8[clean]) { clean &+= 1 }
-        }
-        p.initialize(from: base, count: clean)
-        p += clean
-        if clean < count { escapeTail(utf8, from: clean) }
         p.initialize(to: UInt8(ascii: "\""))
         p += 1
+    }
+
+    /// Copies `count` > 0 bytes from `source` to `target` as far as none needs escaping, and
+    /// returns how far that is. It may copy further, within `count`: words are stored
+    /// before they are checked, and the escaping writes over the rest.
+    @inline(__always) @usableFromInline
+    static func copyClean(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        guard count >= 8 else {
+            var clean = 0
+            while clean < count && !needsEscape(source[clean]) {
+                target[clean] = source[clean]
+                clean &+= 1
+            }
+            return clean
+        }
+        var i = 0
+        // Two words a turn: one test of both masks.
+        while count &- i >= 16 {
+            let first = SWAR.load(source + i), second = SWAR.load(source + (i &+ 8))
+            UnsafeMutableRawPointer(target + i).storeBytes(of: first.littleEndian, as: UInt64.self)
+            UnsafeMutableRawPointer(target + (i &+ 8)).storeBytes(of: second.littleEndian, as: UInt64.self)
+            let firstMask = SWAR.escapeMask(first), secondMask = SWAR.escapeMask(second)
+            if firstMask | secondMask != 0 {
+                return i &+ (firstMask != 0 ? SWAR.firstFlaggedByte(firstMask) : 8 &+ SWAR.firstFlaggedByte(secondMask))
+            }
+            i &+= 16
+        }
+        if count &- i > 8 {
+            let word = SWAR.load(source + i)
+            UnsafeMutableRawPointer(target + i).storeBytes(of: word.littleEndian, as: UInt64.self)
+            let mask = SWAR.escapeMask(word)
+            if mask != 0 { return i &+ SWAR.firstFlaggedByte(mask) }
+        }
+        // The last word ends with the string, overlapping bytes already found clean.
+        if i < count {
+            let last = count &- 8, word = SWAR.load(source + last)
+            UnsafeMutableRawPointer(target + last).storeBytes(of: word.littleEndian, as: UInt64.self)
+            let mask = SWAR.escapeMask(word)
+            if mask != 0 { return last &+ SWAR.firstFlaggedByte(mask) }
+        }
+        return count
     }
 
     @inline(__always) @usableFromInline

@@ -12,6 +12,14 @@ public enum EventEncoder {
     /// `JSONCursor`, sized from their strings: one capacity check per event instead of one
     /// per member. The large, rare ones (whole snapshots, value lists) go member by member.
     public static func write(_ record: EventRecord, textSync: TextSync = .full, newline: Bool = false, to w: inout JSONWriter) {
+        var seqs = DecimalCounter()
+        write(record, textSync: textSync, newline: newline, seqs: &seqs, to: &w)
+    }
+
+    /// `write`, with the digits of the `seq` written last (`seqs`): the events of a form
+    /// come with `seq` one more each time, and the next digits are made from the last.
+    public static func write(_ record: EventRecord, textSync: TextSync = .full, newline: Bool = false, seqs: inout DecimalCounter,
+                             to w: inout JSONWriter) {
         // Each reservation: the opening's room, the literals written after it and the
         // bounds of the values.
         let int = JSONCursor.intBound
@@ -25,7 +33,7 @@ public enum EventEncoder {
                     + (text.map { 2 * JSONCursor.bound($0) } ?? FieldEncoder.maskBound(length: length))
             }
             w.write(upTo: bound) { c in
-                open(record, .textChanged, &c)
+                open(record, .textChanged, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 if full {
                     if let text {
@@ -45,7 +53,7 @@ public enum EventEncoder {
         case .selectionChanged(let id, let selection):
             w.write(upTo: opening(record, .selectionChanged) + JSONCursor.room(",\"field\":", "}}")
                     + FieldEncoder.rangeRoom(opening: ",\"selection\":{\"start\":") + JSONCursor.bound(id)) { c in
-                open(record, .selectionChanged, &c)
+                open(record, .selectionChanged, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 FieldEncoder.range(selection, opening: ",\"selection\":{\"start\":", &c)
                 close(newline, &c)
@@ -53,7 +61,7 @@ public enum EventEncoder {
         case .responderChanged(let id, let isFirst):
             w.write(upTo: opening(record, .responderChanged) + JSONCursor.room(",\"field\":", ",\"isFirstResponder\":false}}")
                     + JSONCursor.bound(id)) { c in
-                open(record, .responderChanged, &c)
+                open(record, .responderChanged, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 // Each branch a constant: a literal chosen at run time is copied by a call.
                 if isFirst { c.raw(",\"isFirstResponder\":true") } else { c.raw(",\"isFirstResponder\":false") }
@@ -62,7 +70,7 @@ public enum EventEncoder {
         case .focusChanged(let from, let to):
             w.write(upTo: opening(record, .focusChanged) + JSONCursor.room(",\"from\":", ",\"to\":", "}}")
                     + JSONCursor.bound(from ?? "null") + JSONCursor.bound(to ?? "null")) { c in
-                open(record, .focusChanged, &c)
+                open(record, .focusChanged, &seqs, &c)
                 c.raw(",\"from\":"); c.optionalString(from)
                 c.raw(",\"to\":"); c.optionalString(to)
                 close(newline, &c)
@@ -70,52 +78,52 @@ public enum EventEncoder {
         case .demandChanged(let id, let demand, let outcome):
             w.write(upTo: opening(record, .demandChanged) + JSONCursor.room(",\"field\":", ",\"demand\":", ",\"outcome\":", "}}")
                     + JSONCursor.bound(id) + JSONCursor.bound(demand?.rawValue ?? "null") + JSONCursor.bound(outcome.rawValue)) { c in
-                open(record, .demandChanged, &c)
+                open(record, .demandChanged, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 c.raw(",\"demand\":"); c.optionalString(demand?.rawValue)
                 c.raw(",\"outcome\":"); c.string(outcome.rawValue)
                 close(newline, &c)
             }
         case .returnPressed(let id, let action):
-            writeFieldAnd(newline, ",\"action\":", action.rawValue, id: id, record, .returnPressed, to: &w)
+            writeFieldAnd(newline, &seqs, ",\"action\":", action.rawValue, id: id, record, .returnPressed, to: &w)
         case .deletePressed(let id, let before):
-            writeFieldAnd(newline, ",\"textBefore\":", before, id: id, record, .deletePressed, to: &w)
+            writeFieldAnd(newline, &seqs, ",\"textBefore\":", before, id: id, record, .deletePressed, to: &w)
         case .changeRejected(let id, let reason):
-            writeFieldAnd(newline, ",\"reason\":", reason.rawValue, id: id, record, .changeRejected, to: &w)
+            writeFieldAnd(newline, &seqs, ",\"reason\":", reason.rawValue, id: id, record, .changeRejected, to: &w)
         case .fieldRemoved(let id):
             w.write(upTo: opening(record, .fieldRemoved) + JSONCursor.room(",\"field\":", "}}") + JSONCursor.bound(id)) { c in
-                open(record, .fieldRemoved, &c)
+                open(record, .fieldRemoved, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 close(newline, &c)
             }
         case .formDefined(let snapshot), .formReset(let snapshot):
             let name = EventName(record.event)
-            w.write(upTo: opening(record, name)) { open(record, name, &$0) }
+            w.write(upTo: opening(record, name)) { open(record, name, &seqs, &$0) }
             FieldEncoder.writeFormBody(snapshot, to: &w)
             close(newline, &w)
         case .fieldAdded(let f, let index):
-            w.write(upTo: opening(record, .fieldAdded)) { open(record, .fieldAdded, &$0) }
+            w.write(upTo: opening(record, .fieldAdded)) { open(record, .fieldAdded, &seqs, &$0) }
             w.key("field"); FieldEncoder.writeSnapshot(f, to: &w)
             w.writeInt(index, after: ",\"index\":")
             close(newline, &w)
         case .fieldChanged(let id, let changes):
-            w.write(upTo: opening(record, .fieldChanged)) { open(record, .fieldChanged, &$0) }
+            w.write(upTo: opening(record, .fieldChanged)) { open(record, .fieldChanged, &seqs, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("changes"); FieldEncoder.writeChanges(changes, to: &w)
             close(newline, &w)
         case .validityChanged(let id, let validity):
-            w.write(upTo: opening(record, .validityChanged)) { open(record, .validityChanged, &$0) }
+            w.write(upTo: opening(record, .validityChanged)) { open(record, .validityChanged, &seqs, &$0) }
             w.writeString(id, after: ",\"field\":")
             w.key("valid"); w.writeBool(validity.isValid)
             w.key("errors"); FieldEncoder.writeValidationErrors(validity.errors, to: &w)
             close(newline, &w)
         case .submitted(let values, let withheld):
-            w.write(upTo: opening(record, .submitted)) { open(record, .submitted, &$0) }
+            w.write(upTo: opening(record, .submitted)) { open(record, .submitted, &seqs, &$0) }
             w.key("values"); FieldEncoder.writeValues(values, to: &w)
             w.key("withheld"); w.writeStrings(withheld)
             close(newline, &w)
         case .submitFailed(let errors):
-            w.write(upTo: opening(record, .submitFailed)) { open(record, .submitFailed, &$0) }
+            w.write(upTo: opening(record, .submitFailed)) { open(record, .submitFailed, &seqs, &$0) }
             w.key("errors"); FieldEncoder.writeErrors(errors, to: &w)
             close(newline, &w)
         }
@@ -132,7 +140,7 @@ public enum EventEncoder {
     /// `{"jsonrpc":"2.0","method":NAME,"params":{"form":FORM,"seq":SEQ`. Inlined into each
     /// case, which passes its event's name as a constant, so the name folds into constant stores.
     @inline(__always)
-    static func open(_ record: EventRecord, _ name: EventName, _ c: inout JSONCursor) {
+    static func open(_ record: EventRecord, _ name: EventName, _ seqs: inout DecimalCounter, _ c: inout JSONCursor) {
         c.raw("{\"jsonrpc\":\"2.0\",\"method\":\"")
         c.raw(name.spelling)
         // Most clients never name a form: the default one is written as a constant, not quoted.
@@ -143,7 +151,14 @@ public enum EventEncoder {
             c.string(record.form)
         }
         c.raw(",\"seq\":")
-        c.int(record.seq)
+        c.int(record.seq, following: &seqs)
+    }
+
+    /// `open` of an event written on its own, with no `seq` before it to follow.
+    @inline(__always)
+    static func open(_ record: EventRecord, _ name: EventName, _ c: inout JSONCursor) {
+        var seqs = DecimalCounter()
+        open(record, name, &seqs, &c)
     }
 
     /// `}}` ending a notification, and the newline with `newline`: each a constant.
@@ -158,10 +173,10 @@ public enum EventEncoder {
     }
 
     /// An event of a field and one string member.
-    private static func writeFieldAnd(_ newline: Bool, _ key: StaticString, _ value: String, id: String, _ record: EventRecord, _ name: EventName,
+    private static func writeFieldAnd(_ newline: Bool, _ seqs: inout DecimalCounter, _ key: StaticString, _ value: String, id: String, _ record: EventRecord, _ name: EventName,
                                       to w: inout JSONWriter) {
         w.write(upTo: opening(record, name) + JSONCursor.room(",\"field\":", key, "}}") + JSONCursor.bound(id) + JSONCursor.bound(value)) { c in
-            open(record, name, &c)
+            open(record, name, &seqs, &c)
             c.raw(",\"field\":"); c.string(id)
             c.raw(key); c.string(value)
             close(newline, &c)

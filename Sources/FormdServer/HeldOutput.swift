@@ -30,11 +30,12 @@ struct HeldOutput: Sendable {
     /// Appends the output in order to `out`, flushing it whenever `threshold` bytes wait.
     mutating func write(to out: inout OutputChannel, flushingAt threshold: Int) {
         var from = 0, next = 0
+        var seqs = DecimalCounter()
         for mark in marks {
             bytes.withUnsafeBytes { out.writer.writeRaw(UnsafeRawBufferPointer(rebasing: $0[from..<mark.offset])) }
             from = mark.offset
             records.forEachInPlace(next..<mark.end) { record in
-                out.writeEvent(record, textSync: mark.textSync, framing: mark.framing, flushingAt: threshold)
+                out.writeEvent(record, textSync: mark.textSync, framing: mark.framing, seqs: &seqs, flushingAt: threshold)
             }
             next = mark.end
             if out.pendingBytes >= threshold { out.flush() }

@@ -6,15 +6,16 @@ extension OutputChannel {
     /// Appends one event as a message in `framing`. A large one (`PiecewiseEvent.isLarge`:
     /// a `submitted` event, a whole form's state) is streamed instead: written a piece at a
     /// time, the output flushed whenever `threshold` bytes wait, so it is never held whole.
+    /// `seqs`: the digits of the last `seq` written (`EventEncoder.write(seqs:)`).
     @inline(__always)
-    mutating func writeEvent(_ record: EventRecord, textSync: TextSync, framing: Framing, flushingAt threshold: Int) {
+    mutating func writeEvent(_ record: EventRecord, textSync: TextSync, framing: Framing, seqs: inout DecimalCounter, flushingAt threshold: Int) {
         if PiecewiseEvent.isLarge(record) {
             stream(PiecewiseEvent(record), framing: framing, flushingAt: threshold)
             return
         }
         let newline = framing == .ndjson
         let start = writer.count
-        EventEncoder.write(record, textSync: textSync, newline: newline, to: &writer)
+        EventEncoder.write(record, textSync: textSync, newline: newline, seqs: &seqs, to: &writer)
         if !newline { writer.endMessage(from: start, framing) }
     }
 

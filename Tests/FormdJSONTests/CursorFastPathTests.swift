@@ -4,7 +4,8 @@ import XCTest
 @testable import FormdJSON
 
 /// The cursor's fast paths against the general ones: integers below 10^8 made eight
-/// digits at a time, and strings held inline quoted from their two words.
+/// digits at a time (and one more than the last from its digits), strings held inline
+/// quoted from their two words, longer ones copied a word at a time as they are checked.
 final class CursorFastPathTests: XCTestCase {
     func written(_ body: (inout JSONWriter) -> Void) -> String {
         var w = JSONWriter(reservingCapacity: 1)
@@ -31,6 +32,27 @@ final class CursorFastPathTests: XCTestCase {
             // Twice in a row: the eight bytes stored whole are overwritten by the next write.
             XCTAssertEqual(written { $0.writeInt(v); $0.writeInt(v, after: ",") }, "\(v),\(v)")
         }
+    }
+
+    func testCountedIntegersAreWrittenAsAnyOther() {
+        // Runs going up by one across every carry and digit count, jumps, repeats, going
+        // down, negatives and numbers past 10^8: each written as `String(v)` would.
+        var values = Array(0..<1_200) + Array(99_999_990..<100_000_010) + Array(9_990..<10_010) + [5, 5, 4, 3, -1, 0, 1, Int.max, Int.min, 7]
+        var rng = SplitMix64(seed: 37)
+        for _ in 0..<2_000 {
+            let start = rng.next(below: 200_000_000) - 1_000
+            values += Array(start..<start + rng.next(below: 30))
+        }
+        var counter = DecimalCounter()
+        var plain = JSONWriter(), counted = JSONWriter()
+        for v in values {
+            plain.writeInt(v, after: ",")
+            counted.write(upTo: 1 + JSONCursor.intBound) { c in
+                c.raw(",")
+                c.int(v, following: &counter)
+            }
+        }
+        XCTAssertEqual(String(decoding: counted.bytes, as: UTF8.self), String(decoding: plain.bytes, as: UTF8.self))
     }
 
     /// `s` with the same bytes held in a heap buffer instead of inline.
@@ -71,5 +93,23 @@ final class CursorFastPathTests: XCTestCase {
             XCTAssertEqual(written { $0.writeRaw("[1,"); $0.writeString(s); $0.writeRaw(",2]") }, "[1," + expected + ",2]")
         }
         XCTAssertEqual(inline, short, "every string of at most 15 bytes here is held inline, and takes the inline path")
+    }
+
+    func testLongStringsWithASpecialByteAnywhere() {
+        let specials = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "\u{7F}", "é", "中"]
+        for length in 8...80 {
+            let base = Array(repeating: "a", count: length)
+            XCTAssertEqual(written { $0.writeString(heldOutOfLine(base.joined())) }, referenceQuoted(base.joined()))
+            for position in 0..<length {
+                for special in specials {
+                    var chars = base
+                    chars[position] = special
+                    // Two specials: the escaping goes on from the first.
+                    if position + 5 < length { chars[position + 5] = "\\" }
+                    let s = heldOutOfLine(chars.joined())
+                    XCTAssertEqual(written { $0.writeString(s) }, referenceQuoted(s), s.debugDescription)
+                }
+            }
+        }
     }
 }
