@@ -9,8 +9,10 @@ let package = Package(
         .library(name: "FormdCore", targets: ["FormdCore"]),
     ],
     targets: [
+        // A prefetch hint, in C: Swift has no way to spell one.
+        .target(name: "CFormdPrefetch"),
         // Word-at-a-time byte tests and short strings made from their bytes; no JSON.
-        .target(name: "FormdBytes"),
+        .target(name: "FormdBytes", dependencies: ["CFormdPrefetch"]),
         // JSON values, a byte-level parser and a writer; no Foundation.
         .target(name: "FormdJSON", dependencies: ["FormdBytes"]),
         // formd's pattern dialect: a parser and a lazily built automaton, linear in the text.

@@ -1,3 +1,5 @@
+import FormdBytes
+
 /// One form: fields in order, at most one first responder, and its event counter.
 ///
 /// Fields live in an array (order matters for Return and focus moves) with an id → index
@@ -33,9 +35,13 @@ public struct Form: Equatable, Sendable {
 
     public var firstResponderID: String? { responder.map { fields[$0].id } }
 
-    /// The index of field `id`, or the protocol's unknown-field error.
+    /// The index of field `id`, or the protocol's unknown-field error. The field found is
+    /// fetched whole as its id is read: the command goes on to read the rest of it.
     public func index(of id: String) throws(FormError) -> Int {
-        guard let i = indexByID.position(of: id, idAt: { fields[$0].id }) else { throw .unknownField(field: id, form: name) }
+        guard let i = indexByID.position(of: id, idAt: { p in
+            fields.withUnsafeBytes { CacheLines.prefetch($0.baseAddress! + p * MemoryLayout<Field>.stride, count: MemoryLayout<Field>.size) }
+            return fields[p].id
+        }) else { throw .unknownField(field: id, form: name) }
         return i
     }
 
