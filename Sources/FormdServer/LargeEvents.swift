@@ -9,6 +9,11 @@ extension Daemon {
     /// returns true when the answer is left to be streamed.
     func placeLargeOutput(_ command: FormCommand, on name: String, id: RequestID?, batchUsed: Int?,
                           client: inout ClientState) throws(ProtocolError) -> Bool {
+        // Only these two can have large output; asked for the form, the engine copies it.
+        switch command {
+        case .submit, .reset: break
+        default: return false
+        }
         guard let form = engine.form(name) else { return false }
         let eventsHeld = switch client.answerDelivery {
         case .streamed: false
