@@ -138,10 +138,10 @@ public struct Field: Equatable, Sendable {
     /// The `textChanged` event of `change`, positions counted in `encoding`. Mutating
     /// only so that it runs on the field in place: read through the form's array, each
     /// call on the buffer would copy it first.
-    mutating func textChanged(_ change: CharacterChange, _ encoding: PositionEncoding) -> FormEvent {
+    mutating func textChanged(_ change: consuming CharacterChange, _ encoding: PositionEncoding) -> FormEvent {
         let masked = attributes.masksText
         return .textChanged(field: id, text: masked ? nil : buffer.text, length: buffer.length,
-                            edit: buffer.edit(change, encoding, masked: masked),
+                            edit: buffer.edit(consume change, encoding, masked: masked),
                             selection: buffer.selection(encoding, masked: masked))
     }
 

@@ -17,13 +17,14 @@ extension Form {
             return
         }
         let (change, validityChanged) = replaceText(i, lo, hi, with: s, kind: kind)
-        emitTextChanged(i, change, validityChanged: validityChanged)
+        emitTextChanged(i, consume change, validityChanged: validityChanged)
     }
 
     // These read `fields[i]` member by member: binding the whole field to a constant
-    // would copy it (a retain for each of its strings and arrays) on every keystroke.
-    mutating func emitTextChanged(_ i: Int, _ change: CharacterChange, validityChanged: Bool = false) {
-        emit(fields[i].textChanged(change, encoding))
+    // would copy it (a retain for each of its strings and arrays) on every keystroke. The
+    // change is consumed: its strings move into the event.
+    mutating func emitTextChanged(_ i: Int, _ change: consuming CharacterChange, validityChanged: Bool = false) {
+        emit(fields[i].textChanged(consume change, encoding))
         if validityChanged { emit(.validityChanged(field: fields[i].id, validity: fields[i].validity)) }
     }
 

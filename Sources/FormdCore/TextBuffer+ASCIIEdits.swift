@@ -42,13 +42,21 @@ extension TextBuffer {
                                windowRemoved: oldCount, windowInserted: newCount)
     }
 
-    /// The text between `lo` and `hi`. A short ASCII text's piece is cut from its words
-    /// rather than built from a substring, which validates and classifies it again.
+    /// The text between `lo` and `hi`. A short ASCII text's piece is cut from its words,
+    /// another short piece made from its bytes (`ShortUTF8`: valid, as the cursors are on
+    /// character boundaries), rather than built from a substring, which validates it again.
     func text(from lo: Cursor, to hi: Cursor) -> String {
         if lo.index == hi.index { return "" }
-        guard let t = ShortASCII.words(of: text), !TextBuffer.hasLineBreak(t) else { return String(text[lo.index..<hi.index]) }
-        return TextBuffer.string(TextBuffer.prefix(TextBuffer.bytes(t) &>> (8 &* lo.offset), hi.offset - lo.offset),
-                                 count: hi.offset - lo.offset)
+        if let t = ShortASCII.words(of: text), !TextBuffer.hasLineBreak(t) {
+            return TextBuffer.string(TextBuffer.prefix(TextBuffer.bytes(t) &>> (8 &* lo.offset), hi.offset - lo.offset),
+                                     count: hi.offset - lo.offset)
+        }
+        let loUTF8 = utf8Offset(lo.index), count = utf8Offset(hi.index) - loUTF8
+        if count <= ShortASCII.capacity,
+           let piece = text.utf8.withContiguousStorageIfAvailable({ ShortUTF8.string(validUTF8: $0.baseAddress! + loUTF8, count: count) }) {
+            return piece
+        }
+        return String(text[lo.index..<hi.index])
     }
 
     /// An inline string's bytes as one number, byte 0 lowest, without its count and flags.

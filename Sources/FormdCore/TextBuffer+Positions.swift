@@ -84,8 +84,9 @@ extension TextBuffer {
         return c
     }
 
-    /// A change as the client sees it: positions in its encoding over the old text.
-    public func edit(_ change: CharacterChange, _ encoding: PositionEncoding, masked: Bool) -> TextEdit {
+    /// A change as the client sees it: positions in its encoding over the old text. The
+    /// change is consumed: its strings move into the edit.
+    public func edit(_ change: consuming CharacterChange, _ encoding: PositionEncoding, masked: Bool) -> TextEdit {
         if masked {
             // A masked field's edit replaces the whole display: any narrower range would be
             // computed from the hidden characters (where they equal what was typed, where a

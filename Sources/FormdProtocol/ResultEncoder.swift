@@ -41,6 +41,8 @@ public enum ResultEncoder {
     }
 
     /// The most bytes a compact result takes, or nil for a result that is not compact.
+    /// Inlined, as `writeCompact` is: a response switches on its result once.
+    @inline(__always)
     public static func compactBound(_ result: CommandResult) -> Int? {
         switch result {
         case .done: 2
@@ -57,6 +59,7 @@ public enum ResultEncoder {
     static var maxWordBytes: Int { 16 }
 
     /// A compact result (`compactBound` bytes at most).
+    @inline(__always)
     public static func writeCompact(_ result: CommandResult, _ c: inout JSONCursor) {
         switch result {
         case .done:
