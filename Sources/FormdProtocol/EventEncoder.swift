@@ -107,9 +107,12 @@ public enum EventEncoder {
             w.writeInt(index, after: ",\"index\":")
             close(newline, &w)
         case .fieldChanged(let id, let changes):
-            w.write(upTo: opening(record, .fieldChanged)) { open(record, .fieldChanged, &seqs, &$0) }
-            w.writeString(id, after: ",\"field\":")
-            w.key("changes"); FieldEncoder.writeChanges(changes, to: &w)
+            w.write(upTo: opening(record, .fieldChanged) + JSONCursor.room(",\"field\":", ",\"changes\":") + JSONCursor.bound(id)) { c in
+                open(record, .fieldChanged, &seqs, &c)
+                c.raw(",\"field\":"); c.string(id)
+                c.raw(",\"changes\":")
+            }
+            FieldEncoder.writeChanges(changes, to: &w)
             close(newline, &w)
         case .validityChanged(let id, let validity):
             w.write(upTo: opening(record, .validityChanged)) { open(record, .validityChanged, &seqs, &$0) }

@@ -3,29 +3,58 @@ import FormdJSON
 
 /// Writes field specs and field state as the protocol shows them.
 enum FieldEncoder {
-    /// Every spec key with its effective value (nulls included), after `id`.
+    /// Every spec key with its effective value (nulls included), after `id`: the members
+    /// up to `autoAdvance` in one reservation, sized from their strings; the lists after.
     static func writeAttributes(_ a: FieldAttributes, configuration: [String], to w: inout JSONWriter) {
-        w.key("label"); w.writeOptionalString(a.label)
-        w.key("placeholder"); w.writeOptionalString(a.placeholder)
-        w.key("secure"); w.writeBool(a.secure)
-        w.key("revealed"); w.writeBool(a.revealed)
-        w.key("enabled"); w.writeBool(a.enabled)
-        w.key("returnAction"); w.writeString(a.returnAction.rawValue)
-        w.key("deleteOnEmpty"); w.writeString(a.deleteOnEmpty.rawValue)
-        w.key("canBecomeFirstResponder"); w.writeBool(a.canBecomeFirstResponder)
-        w.key("canResignFirstResponder"); w.writeBool(a.canResignFirstResponder)
-        w.key("enablesReturnKeyAutomatically"); w.writeBool(a.enablesReturnKeyAutomatically)
-        w.key("clearsOnBeginEditing"); w.writeBool(a.clearsOnBeginEditing)
-        w.key("required"); w.writeBool(a.required)
-        w.key("minLength"); w.writeOptionalInt(a.minLength)
-        w.key("maxLength"); w.writeOptionalInt(a.maxLength)
-        w.key("pattern"); w.writeOptionalString(a.pattern?.source)
-        w.key("patternHint"); w.writeOptionalString(a.patternHint)
-        w.key("inputFilter"); w.writeOptionalString(a.inputFilter?.source)
-        w.key("autoAdvance"); w.writeBool(a.autoAdvance)
-        w.key("supportedEditActions"); w.writeStrings(a.supportedEditActions.map(\.rawValue))
+        let pattern = a.pattern?.source, inputFilter = a.inputFilter?.source
+        let strings = optionalBound(a.label) + optionalBound(a.placeholder) + optionalBound(pattern) + optionalBound(a.patternHint)
+            + optionalBound(inputFilter) + JSONCursor.bound(a.returnAction.rawValue) + JSONCursor.bound(a.deleteOnEmpty.rawValue)
+        let literals = JSONCursor.room(",\"label\":", ",\"placeholder\":", ",\"secure\":false", ",\"revealed\":false", ",\"enabled\":false", ",\"returnAction\":")
+            + JSONCursor.room(",\"deleteOnEmpty\":", ",\"canBecomeFirstResponder\":false", ",\"canResignFirstResponder\":false",
+                              ",\"enablesReturnKeyAutomatically\":false", ",\"clearsOnBeginEditing\":false", ",\"required\":false")
+            + JSONCursor.room(",\"minLength\":", ",\"maxLength\":", ",\"pattern\":", ",\"patternHint\":", ",\"inputFilter\":", ",\"autoAdvance\":false")
+        w.write(upTo: literals + strings + 2 * JSONCursor.intBound) { c in
+            // Each branch a constant: a literal chosen at run time is copied by a call.
+            c.raw(",\"label\":"); c.optionalString(a.label)
+            c.raw(",\"placeholder\":"); c.optionalString(a.placeholder)
+            if a.secure { c.raw(",\"secure\":true") } else { c.raw(",\"secure\":false") }
+            if a.revealed { c.raw(",\"revealed\":true") } else { c.raw(",\"revealed\":false") }
+            if a.enabled { c.raw(",\"enabled\":true") } else { c.raw(",\"enabled\":false") }
+            c.raw(",\"returnAction\":"); c.string(a.returnAction.rawValue)
+            c.raw(",\"deleteOnEmpty\":"); c.string(a.deleteOnEmpty.rawValue)
+            if a.canBecomeFirstResponder { c.raw(",\"canBecomeFirstResponder\":true") } else { c.raw(",\"canBecomeFirstResponder\":false") }
+            if a.canResignFirstResponder { c.raw(",\"canResignFirstResponder\":true") } else { c.raw(",\"canResignFirstResponder\":false") }
+            if a.enablesReturnKeyAutomatically {
+                c.raw(",\"enablesReturnKeyAutomatically\":true")
+            } else {
+                c.raw(",\"enablesReturnKeyAutomatically\":false")
+            }
+            if a.clearsOnBeginEditing { c.raw(",\"clearsOnBeginEditing\":true") } else { c.raw(",\"clearsOnBeginEditing\":false") }
+            if a.required { c.raw(",\"required\":true") } else { c.raw(",\"required\":false") }
+            c.raw(",\"minLength\":"); optionalInt(a.minLength, &c)
+            c.raw(",\"maxLength\":"); optionalInt(a.maxLength, &c)
+            c.raw(",\"pattern\":"); c.optionalString(pattern)
+            c.raw(",\"patternHint\":"); c.optionalString(a.patternHint)
+            c.raw(",\"inputFilter\":"); c.optionalString(inputFilter)
+            if a.autoAdvance { c.raw(",\"autoAdvance\":true") } else { c.raw(",\"autoAdvance\":false") }
+        }
+        w.key("supportedEditActions"); w.writeRaw("[")
+        for (i, action) in a.supportedEditActions.enumerated() {
+            w.writeString(action.rawValue, after: i == 0 ? "" : ",")
+        }
+        w.writeRaw("]")
         w.key("configuration"); w.writeStrings(configuration)
         w.key("hints"); w.write(a.hints)
+    }
+
+    /// Room `JSONCursor.optionalString` needs.
+    @inline(__always)
+    private static func optionalBound(_ s: String?) -> Int { s.map(JSONCursor.bound) ?? 4 }
+
+    /// `v`, or `null`; needs `JSONCursor.intBound`.
+    @inline(__always)
+    private static func optionalInt(_ v: Int?, _ c: inout JSONCursor) {
+        if let v { c.int(v) } else { c.raw("null") }
     }
 
     /// A field's whole state: spec keys, then text (only when visible), display and the
@@ -93,35 +122,35 @@ enum FieldEncoder {
     static func writeChanges(_ c: FieldChanges, to w: inout JSONWriter) {
         var first = true
         func key(_ k: StaticString, _ w: inout JSONWriter) { w.key(k, first: first); first = false }
+        func flag(_ k: StaticString, _ v: Bool, _ w: inout JSONWriter) { w.writeBool(v, key: k, first: first); first = false }
         let o = c.options
         if let v = o.label { key("label", &w); w.writeOptionalString(v) }
         if let v = o.placeholder { key("placeholder", &w); w.writeOptionalString(v) }
-        if let v = o.secure { key("secure", &w); w.writeBool(v) }
-        if let v = o.revealed { key("revealed", &w); w.writeBool(v) }
-        if let v = o.enabled { key("enabled", &w); w.writeBool(v) }
+        if let v = o.secure { flag("secure", v, &w) }
+        if let v = o.revealed { flag("revealed", v, &w) }
+        if let v = o.enabled { flag("enabled", v, &w) }
         if let v = o.returnAction { key("returnAction", &w); w.writeString(v.rawValue) }
         if let v = o.deleteOnEmpty { key("deleteOnEmpty", &w); w.writeString(v.rawValue) }
-        if let v = o.canBecomeFirstResponder { key("canBecomeFirstResponder", &w); w.writeBool(v) }
-        if let v = o.canResignFirstResponder { key("canResignFirstResponder", &w); w.writeBool(v) }
-        if let v = o.enablesReturnKeyAutomatically { key("enablesReturnKeyAutomatically", &w); w.writeBool(v) }
-        if let v = o.clearsOnBeginEditing { key("clearsOnBeginEditing", &w); w.writeBool(v) }
-        if let v = o.required { key("required", &w); w.writeBool(v) }
+        if let v = o.canBecomeFirstResponder { flag("canBecomeFirstResponder", v, &w) }
+        if let v = o.canResignFirstResponder { flag("canResignFirstResponder", v, &w) }
+        if let v = o.enablesReturnKeyAutomatically { flag("enablesReturnKeyAutomatically", v, &w) }
+        if let v = o.clearsOnBeginEditing { flag("clearsOnBeginEditing", v, &w) }
+        if let v = o.required { flag("required", v, &w) }
         if let v = o.minLength { key("minLength", &w); w.writeOptionalInt(v) }
         if let v = o.maxLength { key("maxLength", &w); w.writeOptionalInt(v) }
         if let v = o.pattern { key("pattern", &w); w.writeOptionalString(v?.source) }
         if let v = o.patternHint { key("patternHint", &w); w.writeOptionalString(v) }
         if let v = o.inputFilter { key("inputFilter", &w); w.writeOptionalString(v?.source) }
-        if let v = o.autoAdvance { key("autoAdvance", &w); w.writeBool(v) }
+        if let v = o.autoAdvance { flag("autoAdvance", v, &w) }
         if let v = o.supportedEditActions { key("supportedEditActions", &w); w.writeStrings(v.map(\.rawValue)) }
         if let v = o.hints { key("hints", &w); w.write(v) }
         if let v = c.configuration { key("configuration", &w); w.writeStrings(v) }
         if let v = c.text { key("text", &w); w.writeString(v) }
         if let v = c.display { key("display", &w); w.writeString(v) }
         if let v = c.selection { key("selection", &w); writeRange(v, to: &w) }
-        if let v = c.visited { key("visited", &w); w.writeBool(v) }
-        if let v = c.touched { key("touched", &w); w.writeBool(v) }
-        if first { w.writeRaw("{") }
-        w.closeObject()
+        if let v = c.visited { flag("visited", v, &w) }
+        if let v = c.touched { flag("touched", v, &w) }
+        if first { w.writeRaw("{}") } else { w.closeObject() }
     }
 
     static func writeRange(_ r: TextRange, opening: StaticString = "{\"start\":", to w: inout JSONWriter) {

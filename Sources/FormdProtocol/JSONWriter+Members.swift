@@ -12,6 +12,16 @@ extension JSONWriter {
 
     mutating func writeBool(_ b: Bool) { b ? writeRaw("true") : writeRaw("false") }
 
+    /// `"key":true` or `"key":false`, opening the object first or separating from the
+    /// previous member: a Boolean member in one piece.
+    mutating func writeBool(_ b: Bool, key: StaticString, first: Bool = false) {
+        write(upTo: JSONCursor.room("{\"", key, "\":false")) { c in
+            if first { c.raw("{\"") } else { c.raw(",\"") }
+            c.raw(key)
+            if b { c.raw("\":true") } else { c.raw("\":false") }
+        }
+    }
+
     mutating func writeOptionalString(_ s: String?) {
         if let s { writeString(s) } else { writeRaw("null") }
     }
