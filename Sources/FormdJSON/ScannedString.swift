@@ -51,6 +51,20 @@ public struct ScannedString {
         isASCII && bytes.count <= ShortASCII.capacity ? ShortASCII.string(bytes.baseAddress!, count: bytes.count) : Self.string(validUTF8: bytes)
     }
 
+    /// `string`, for a string within a line that starts at `line`: when the 16 bytes that
+    /// end where it ends are in the line, a short one is read as those two words, shifted
+    /// down, not byte by byte.
+    @inlinable @inline(__always)
+    public func string(inLineFrom line: UnsafePointer<UInt8>) -> String {
+        let count = bytes.count
+        let last = bytes.baseAddress! + count
+        guard count > 0, count <= ShortASCII.capacity, last - line >= 16 else { return string }
+        let (below, top) = (SWAR.load(last - 16), SWAR.load(last - 8))
+        let shift = UInt64(8 &* (16 &- count))
+        let (low, high) = shift >= 64 ? (top &>> (shift &- 64), 0) : (below &>> shift | top &<< (64 &- shift), top &>> shift)
+        return isASCII ? ShortASCII.string(low: low, high: high, count: count) : ShortUTF8.string(low: low, high: high, count: count)
+    }
+
     /// Out of line, so that the short ASCII case stays small where it is inlined.
     @usableFromInline @inline(never)
     static func string(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {

@@ -14,7 +14,7 @@ extension Envelope {
         guard maxDepth >= 2, let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count <= Int(UInt32.max),
               let scanned = ScannedKeystroke(start, count: bytes.count),
               let call = try? scanned.method.call(scanned.params) else { return nil }
-        self.init(id: scanned.id?.requestID, method: scanned.method.name, .success(call))
+        self.init(id: scanned.id?.requestID(inLineFrom: start), method: scanned.method.name, .success(call))
     }
 }
 
@@ -26,10 +26,11 @@ private struct ScannedKeystroke {
         case number(UnsafeBufferPointer<UInt8>)
         case string(ScannedString)
 
-        var requestID: RequestID {
+        /// The id, in the line that starts at `line`.
+        func requestID(inLineFrom line: UnsafePointer<UInt8>) -> RequestID {
             switch self {
-            case .number(let literal): .number(JSONNumber(uncheckedLiteral: ShortASCII.string(literal.baseAddress!, count: literal.count)))
-            case .string(let value): .string(value.string)
+            case .number(let literal): .number(JSONNumber(uncheckedLiteral: ScannedString(bytes: literal, isASCII: true).string(inLineFrom: line)))
+            case .string(let value): .string(value.string(inLineFrom: line))
             }
         }
     }

@@ -34,7 +34,7 @@ struct ScannedParams: ParamsSource {
         let slot = self[key]
         return ScannedString(bytes: UnsafeBufferPointer(start: line + Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: slot)),
                                                         count: Int(truncatingIfNeeded: slot &>> 32)),
-                             isASCII: beyondASCII & (1 << key.rawValue) == 0).string
+                             isASCII: beyondASCII & (1 << key.rawValue) == 0).string(inLineFrom: line)
     }
 
     /// Sets `key`, not given before, to `value`, a string within the line.
