@@ -13,7 +13,7 @@
 /// replaced, the history of a field removed or reset are out of reach at once and
 /// counted until they are dropped.
 struct UndoLog: Equatable, Sendable {
-    /// What a record costs beyond its text: the record itself (80 bytes), in an array
+    /// What a record costs beyond its text: the record itself (72 bytes), in an array
     /// that may be up to twice the size of the records it holds.
     static let recordOverhead = 128
 
