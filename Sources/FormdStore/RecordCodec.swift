@@ -31,9 +31,68 @@ public enum RecordCodec {
         out.writeRaw("00000000 ")
         out.write(record)
         let crc = out.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + 9)...])) }
+        writeChecksum(crc, at: start, in: &out)
+        out.writeRaw("\n")
+    }
+
+    /// Puts `crc` in 8 lowercase hex digits over the placeholder at `start`.
+    private static func writeChecksum(_ crc: UInt32, at start: Int, in out: inout JSONWriter) {
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         for i in 0..<8 { out[start + i] = hex[Int((crc >> (28 - 4 * UInt32(i))) & 0xF)] }
-        out.writeRaw("\n")
+    }
+
+    /// One framed record, the bytes `append` writes, handed to `sink` a piece at a time (each
+    /// member of the object, and each element of a member that is an array, handed over once
+    /// `pieceBytes` wait), so a record of a large form is never held whole. A first pass over
+    /// the same pieces computes the checksum the record starts with. Returns its size.
+    @discardableResult
+    static func stream(_ record: JSONObject, pieceBytes: Int = 1 << 16,
+                       to sink: (UnsafeRawBufferPointer) throws(Posix.Failure) -> Void) throws(Posix.Failure) -> Int {
+        var crc: UInt32 = 0
+        forEachPiece(of: record, pieceBytes: pieceBytes) { crc = CRC32.update(crc, $0) }
+        var head = JSONWriter(reservingCapacity: 16)
+        head.writeRaw("00000000 ")
+        writeChecksum(crc, at: 0, in: &head)
+        var failure: Posix.Failure? = nil
+        var size = 0
+        let sinkPiece = { (piece: UnsafeRawBufferPointer) in
+            guard failure == nil else { return }
+            do throws(Posix.Failure) { try sink(piece) } catch { failure = error }
+            size += piece.count
+        }
+        head.withUnsafeBytes(sinkPiece)
+        forEachPiece(of: record, pieceBytes: pieceBytes, sinkPiece)
+        withUnsafeBytes(of: UInt8(ascii: "\n"), sinkPiece)
+        if let failure { throw failure }
+        return size
+    }
+
+    /// Hands `body` the JSON of `record` in pieces of about `pieceBytes` (`stream`).
+    private static func forEachPiece(of record: JSONObject, pieceBytes: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var w = JSONWriter(reservingCapacity: pieceBytes + 4096)
+        func handOver(atLeast bytes: Int) {
+            guard w.count >= bytes else { return }
+            w.withUnsafeBytes(body)
+            w.removeAll()
+        }
+        for (i, member) in record.members.enumerated() {
+            w.writeRaw(i == 0 ? "{" : ",")
+            w.writeString(member.key)
+            w.writeRaw(":")
+            if case .array(let elements) = member.value, !elements.isEmpty {
+                for k in elements.indices {
+                    w.writeRaw(k == 0 ? "[" : ",")
+                    w.write(elements[k])
+                    handOver(atLeast: pieceBytes)
+                }
+                w.writeRaw("]")
+            } else {
+                w.write(member.value)
+            }
+            handOver(atLeast: pieceBytes)
+        }
+        w.writeRaw(record.members.isEmpty ? "{}" : "}")
+        handOver(atLeast: 1)
     }
 
     /// One framed record, as bytes.

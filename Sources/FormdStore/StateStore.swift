@@ -313,6 +313,10 @@ public final class StateStore: @unchecked Sendable {
         if whole {
             o.append("t", "form")
             o.members += StateCodec.encode(StateCodec.persisted(form, persistSecrets: options.persistSecrets)).members
+            if StateStore.isLarge(form) {
+                writeStreamed(o)
+                return
+            }
         } else {
             o.append("t", "fields")
             o.append("form", .string(name))
@@ -356,6 +360,32 @@ public final class StateStore: @unchecked Sendable {
     /// snapshot if that is larger (so a large state is not rewritten too often).
     public var compactionThreshold: Int {
         max(options.compactAfterBytes, 2 * snapshotBytes) * compactionBackoff
+    }
+
+    /// Whether a record of the whole `form` may take 64 KiB or more (its texts, initial
+    /// texts and fields): such a record is streamed, not queued (`writeStreamed`).
+    static func isLarge(_ form: Form) -> Bool {
+        form.fields.count * 64 >= 1 << 16
+            || form.fields.reduce(0) { $0 + $1.text.utf8.count + $1.initialText.utf8.count } >= 1 << 16
+    }
+
+    /// Writes a large record to the journal at once, after the records queued before it, a
+    /// piece at a time (`RecordCodec.stream`): a `reset` of a form holding 60 MB of text
+    /// would otherwise make the journal hold a record of as much, whole.
+    private func writeStreamed(_ record: JSONObject) {
+        writeQueued(sync: false)
+        guard failure == nil else { return }
+        do throws(Posix.Failure) {
+            journalBytes += try RecordCodec.stream(record) { piece throws(Posix.Failure) in
+                try Posix.writeAll(journalFD, piece, StateStore.journalName)
+            }
+            if options.fsync == .always {
+                try Posix.syncData(journalFD, StateStore.journalName)
+                journalSyncs += 1
+            }
+        } catch {
+            fail("the journal cannot be written (\(error.message)); stopping without answering what it does not hold")
+        }
     }
 
     private func writeQueued(sync: Bool) {
@@ -411,14 +441,15 @@ public final class StateStore: @unchecked Sendable {
         let header = RecordCodec.encode(["t": "journal", "version": .number(JSONNumber(StateStore.formatVersion)),
                                          "generation": .number(JSONNumber(next)), "secrets": .bool(options.persistSecrets)])
         let newJournal = try Posix.create(dirFD, StateStore.journalTemp)
-        let snapshot: [UInt8]
+        let snapshot: Int
         do {
             try Posix.writeAll(newJournal, header, StateStore.journalTemp)
             try Posix.syncData(newJournal, StateStore.journalTemp)
-            snapshot = encodeSnapshot(engine, generation: next)
             let fd = try Posix.create(dirFD, StateStore.snapshotTemp)
             defer { Glibc.close(fd) }
-            try Posix.writeAll(fd, snapshot, StateStore.snapshotTemp)
+            snapshot = try writeSnapshot(engine, generation: next) { piece throws(Posix.Failure) in
+                try Posix.writeAll(fd, piece, StateStore.snapshotTemp)
+            }
             try Posix.syncData(fd, StateStore.snapshotTemp)
             try Posix.rename(dirFD, StateStore.snapshotTemp, StateStore.snapshotName)
         } catch {
@@ -441,24 +472,45 @@ public final class StateStore: @unchecked Sendable {
         if journalFD >= 0 { Glibc.close(journalFD) }
         journalFD = newJournal
         journalBytes = header.count
-        snapshotBytes = snapshot.count
+        snapshotBytes = snapshot
         compactions += 1
     }
 
+    /// The snapshot of `engine`, as bytes (`writeSnapshot`).
     func encodeSnapshot(_ engine: FormEngine, generation: Int) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: 1 << 16)
+        var bytes: [UInt8] = []
+        _ = try? writeSnapshot(engine, generation: generation) { bytes += $0 }
+        return bytes
+    }
+
+    /// Hands `sink` the snapshot of `engine` a piece at a time, a form's record streamed
+    /// (`RecordCodec.stream`), so a large state is never held whole. Returns its size.
+    @discardableResult
+    func writeSnapshot(_ engine: FormEngine, generation: Int,
+                       to sink: (UnsafeRawBufferPointer) throws(Posix.Failure) -> Void) throws(Posix.Failure) -> Int {
         let names = engine.forms.keys.sorted()
-        RecordCodec.append(["t": "snapshot", "version": .number(JSONNumber(StateStore.formatVersion)),
-                            "generation": .number(JSONNumber(generation)), "secrets": .bool(options.persistSecrets),
-                            "forms": .number(JSONNumber(names.count))], to: &w)
+        let header = RecordCodec.encode(["t": "snapshot", "version": .number(JSONNumber(StateStore.formatVersion)),
+                                         "generation": .number(JSONNumber(generation)), "secrets": .bool(options.persistSecrets),
+                                         "forms": .number(JSONNumber(names.count))])
+        // A small record, handed over whole.
+        func hand(_ record: [UInt8]) throws(Posix.Failure) {
+            let failure: Posix.Failure? = record.withUnsafeBytes { raw in
+                do throws(Posix.Failure) { try sink(raw) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+        }
+        try hand(header)
+        var size = header.count
         for name in names {
             var o = JSONObject()
             o.append("t", "form")
             o.members += StateCodec.encode(StateCodec.persisted(engine.forms[name]!, persistSecrets: options.persistSecrets)).members
-            RecordCodec.append(.object(o), to: &w)
+            size += try RecordCodec.stream(o, to: sink)
         }
-        RecordCodec.append(["t": "end", "forms": .number(JSONNumber(names.count))], to: &w)
-        return w.bytes
+        let end = RecordCodec.encode(["t": "end", "forms": .number(JSONNumber(names.count))])
+        try hand(end)
+        return size + end.count
     }
 
     // MARK: Closing and failing

@@ -33,7 +33,7 @@ final class LargeEventTests: XCTestCase {
         let deadline = Date().addingTimeInterval(120)
         while seen < count && Date() < deadline {
             var p = pollfd(fd: formd.stdoutFD, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, 1000) >= 0 else { break }
+            if poll(&p, 1, 1000) <= 0 { continue }
             let n = read(formd.stdoutFD, &chunk, chunk.count)
             if n == 0 { break }
             if n < 0 { continue }
@@ -142,6 +142,35 @@ final class LargeEventTests: XCTestCase {
         let framed = try FormdProcess.run([], inputData: lines.map { FramedMessages.frame($0) }.reduce(Data(), +), timeout: 120)
         let bodies = try XCTUnwrap(FramedMessages.split(Data(framed.stdout.utf8)), "whole framed messages")
         XCTAssertEqual(bodies.map { String(decoding: $0, as: UTF8.self) }, out, "the same messages, each framed by its length")
+    }
+
+    /// With `--state`, the journal record of a `reset` (the whole form: 20 MB of texts and
+    /// initial texts) and the snapshot it brings about are written a piece at a time: peak
+    /// RSS stays flat, where both built whole took 71 MB more (release build). Restarted on
+    /// that state, the form is as the reset left it.
+    func testAResetIsJournaledInPieces() throws {
+        let dir = ListenDaemon.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let formd = try SpawnedFormd(["--state", dir + "/state"])
+        let note = [#"{"id":1,"method":"configureField","params":{"field":"note","text":"initial"}}"#,
+                    #"{"id":2,"method":"setText","params":{"field":"note","text":"typed"}}"#]
+        for line in Self.buildLines(fields: 10, initial: true) + note {
+            XCTAssertTrue(formd.send(line + "\n"))
+            _ = Self.readLines(formd, count: 2, keep: false)
+        }
+        let before = try XCTUnwrap(formd.peakRSSKiB)
+        XCTAssertTrue(formd.send(#"{"id":"r","method":"reset"}"# + "\n"))
+        XCTAssertEqual(try Self.object(Self.readLines(formd, count: 2)[1])["id"] as? String, "r")
+        let growth = try XCTUnwrap(formd.peakRSSKiB) - before
+        XCTAssertLessThan(growth, 16 << 10, "peak RSS grew \(growth) KiB")
+        formd.closeStdin()
+        XCTAssertEqual(formd.waitForExit(), 0)
+        let again = try SpawnedFormd(["--state", dir + "/state"])
+        XCTAssertTrue(again.send(#"{"id":3,"method":"insertText","params":{"field":"note","text":"!"}}"# + "\n"))
+        let changed = try Self.object(Self.readLines(again, count: 2)[0])
+        XCTAssertEqual((changed["params"] as? [String: Any])?["text"] as? String, "initial!", "restored as the reset left it")
+        again.closeStdin()
+        XCTAssertEqual(again.waitForExit(), 0)
     }
 
     // MARK: --listen

@@ -42,6 +42,35 @@ final class RecordCodecTests: XCTestCase {
         XCTAssertEqual(w.bytes.filter { $0 == UInt8(ascii: "\n") }.count, values.count, "one line per record")
     }
 
+    /// A record streamed in pieces (a large form's, in the journal or the snapshot) is the
+    /// record `append` writes, byte for byte, whatever the pieces' size; and a failing sink
+    /// stops it with that failure.
+    func testAStreamedRecordIsTheRecordWrittenWhole() throws {
+        let fields: [JSONValue] = (0..<40).map { i in ["id": .string("f\(i)"), "text": .string(String(repeating: "é\"\n", count: i * 50)), "x": [true, nil]] }
+        let records: [JSONObject] = [
+            JSONObject([.init(key: "t", value: "form"), .init(key: "fields", value: .array(fields)), .init(key: "seq", value: 3),
+                        .init(key: "empty", value: []), .init(key: "nested", value: ["a": [1, 2]])]),
+            JSONObject([.init(key: "t", value: "end")]),
+            JSONObject(),
+        ]
+        for record in records {
+            let whole = RecordCodec.encode(.object(record))
+            for pieceBytes in [1, 100, 1 << 16] {
+                var pieces: [[UInt8]] = []
+                let size = try RecordCodec.stream(record, pieceBytes: pieceBytes) { pieces.append(Array($0)) }
+                XCTAssertEqual(pieces.flatMap { $0 }, whole, "pieces of \(pieceBytes) bytes")
+                XCTAssertEqual(size, whole.count)
+                if pieceBytes == 1 && record.members.count > 2 { XCTAssertGreaterThan(pieces.count, fields.count, "handed over in pieces") }
+            }
+        }
+        var calls = 0
+        XCTAssertThrowsError(try RecordCodec.stream(records[0], pieceBytes: 1) { _ throws(Posix.Failure) in
+            calls += 1
+            if calls == 3 { throw Posix.Failure("cannot write the test sink", EIO) }
+        })
+        XCTAssertEqual(calls, 3, "nothing handed over after the failure")
+    }
+
     func testATornLastRecordIsDroppedAtEveryByteOffset() {
         var w = JSONWriter()
         RecordCodec.append(["t": "first", "text": "kept"], to: &w)
