@@ -38,13 +38,22 @@ enum FieldEncoder {
             c.raw(",\"inputFilter\":"); c.optionalString(inputFilter)
             if a.autoAdvance { c.raw(",\"autoAdvance\":true") } else { c.raw(",\"autoAdvance\":false") }
         }
-        w.key("supportedEditActions"); w.writeRaw("[")
-        for (i, action) in a.supportedEditActions.enumerated() {
-            w.writeString(action.rawValue, after: i == 0 ? "" : ",")
+        // The edit actions in one more; with no configuration and no hints (most fields), those too.
+        let actions = a.supportedEditActions
+        let plain = configuration.isEmpty && a.hints.isEmpty
+        w.write(upTo: JSONCursor.room(",\"supportedEditActions\":[", "],\"configuration\":[],\"hints\":{}")
+                + actions.reduce(0) { $0 + 1 + JSONCursor.bound($1.rawValue) }) { c in
+            c.raw(",\"supportedEditActions\":[")
+            for (i, action) in actions.enumerated() {
+                if i > 0 { c.raw(",") }
+                c.string(action.rawValue)
+            }
+            if plain { c.raw("],\"configuration\":[],\"hints\":{}") } else { c.raw("]") }
         }
-        w.writeRaw("]")
-        w.key("configuration"); w.writeStrings(configuration)
-        w.key("hints"); w.write(a.hints)
+        if !plain {
+            w.key("configuration"); w.writeStrings(configuration)
+            w.key("hints"); w.write(a.hints)
+        }
     }
 
     /// Room `JSONCursor.optionalString` needs.
