@@ -1,3 +1,4 @@
+import FormdBytes
 import FormdJSON
 
 /// The keys of a field spec: `id`, `configuration` and the options (`FieldOptions`), in the
@@ -37,6 +38,21 @@ enum SpecKey: Int, CaseIterable {
 
     /// Every key by its name; a name compares as Swift strings do, as `ParamsReader`'s do.
     static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+
+    /// The inline words of each name short enough to have them, by `rawValue` (nil for the
+    /// longer names).
+    private static let words = allCases.map { ShortASCII.words(of: $0.name) }
+
+    /// The key named `name`. A short ASCII name (a spec's usual `id`, `text`, `label`) is
+    /// equal to a key's exactly when their inline words are, so it is found by comparing
+    /// those, without hashing it; any other goes to `byName`.
+    static func named(_ name: String) -> SpecKey? {
+        guard let target = ShortASCII.words(of: name) else { return byName[name] }
+        for (i, candidate) in words.enumerated() where candidate.map({ $0 == target }) == true {
+            return SpecKey(rawValue: i)
+        }
+        return nil
+    }
 
     /// The option keys (all but `id` and `configuration`), one bit each.
     static let optionMask: UInt32 = (1 << UInt32(allCases.count)) - 1 - 0b11
@@ -83,7 +99,7 @@ struct SpecSlots: ParamsValues {
         self.object = object
         self.location = location
         for (i, member) in object.members.enumerated() {
-            guard let key = SpecKey.byName[member.key], allowed & (1 << key.rawValue) != 0,
+            guard let key = SpecKey.named(member.key), allowed & (1 << key.rawValue) != 0,
                   present & (1 << key.rawValue) == 0 else { return nil }
             present |= 1 << key.rawValue
             slots[key.rawValue] = Int8(i)

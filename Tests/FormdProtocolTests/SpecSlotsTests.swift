@@ -35,3 +35,16 @@ final class SpecSlotsTests: XCTestCase {
         XCTAssertGreaterThan(refused, 500)
     }
 }
+
+/// `SpecKey.named` finds a key as the dictionary of names does.
+final class SpecKeyNameTests: XCTestCase {
+    func testAgreesWithTheDictionary() {
+        var names = SpecKey.allCases.map(\.name)
+        names += names.map { $0 + "x" } + names.map { String($0.dropLast()) } + names.map { $0.uppercased() }
+        names += ["", "i", "idd", "te\u{301}xt", "\u{212A}", "text ", " text", "canBecomeFirstResponder2", "labél"]
+        for name in names {
+            XCTAssertEqual(SpecKey.named(name), SpecKey.byName[name], name.debugDescription)
+        }
+        for key in SpecKey.allCases { XCTAssertEqual(SpecKey.named(key.name), key) }
+    }
+}
