@@ -59,13 +59,19 @@ final class LargeAnswerTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: form) }
         let formd = try SpawnedFormd(["--form", form.path])
         XCTAssertTrue(formd.send(#"{"id":1,"method":"getState"}"# + "\n"))
-        usleep(500_000)  // stdout is not read: its pipe fills and the stream waits
-        XCTAssertTrue(formd.isRunning)
+        try Self.assertSIGTERMEndsAStreamNobodyReads(formd)
+    }
+
+    /// Waits while `formd` streams to a stdout nobody reads (its pipe fills and the stream
+    /// waits), then checks that SIGTERM ends it within a second, with status 0.
+    static func assertSIGTERMEndsAStreamNobodyReads(_ formd: SpawnedFormd, file: StaticString = #filePath, line: UInt = #line) throws {
+        usleep(500_000)
+        XCTAssertTrue(formd.isRunning, file: file, line: line)
         let start = Date()
         formd.signal(SIGTERM)
-        let status = try XCTUnwrap(formd.waitForExit(timeout: 2), "formd did not stop")
-        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
-        XCTAssertTrue(WaitStatus.exited(status) && WaitStatus.exitCode(status) == 0, WaitStatus.describe(status))
+        let status = try XCTUnwrap(formd.waitForExit(timeout: 2), "formd did not stop", file: file, line: line)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, file: file, line: line)
+        XCTAssertTrue(WaitStatus.exited(status) && WaitStatus.exitCode(status) == 0, WaitStatus.describe(status), file: file, line: line)
     }
 
     /// Framed, the answer's size is counted before its header is written.

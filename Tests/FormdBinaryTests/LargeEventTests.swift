@@ -144,6 +144,17 @@ final class LargeEventTests: XCTestCase {
         XCTAssertEqual(bodies.map { String(decoding: $0, as: UTF8.self) }, out, "the same messages, each framed by its length")
     }
 
+    /// SIGTERM while a streamed `formReset` waits for a reader that does not read: formd
+    /// still stops at once.
+    func testSIGTERMEndsAStreamedEventThatNobodyReads() throws {
+        let text = String(repeating: "x", count: 200_000)
+        let fields = (0..<4).map { #"{"id":"f\#($0)","text":"\#(text)"}"# }.joined(separator: ",")
+        let formd = try SpawnedFormd([])
+        XCTAssertTrue(formd.send(#"{"id":1,"method":"defineForm","params":{"fields":[\#(fields)]}}"# + "\n"
+                                 + #"{"id":2,"method":"reset"}"# + "\n" + #"{"id":3,"method":"reset"}"# + "\n"))
+        try LargeAnswerTests.assertSIGTERMEndsAStreamNobodyReads(formd)
+    }
+
     /// With `--state`, the journal record of a `reset` (the whole form: 20 MB of texts and
     /// initial texts) and the snapshot it brings about are written a piece at a time: peak
     /// RSS stays flat, where both built whole took 71 MB more (release build). Restarted on
@@ -219,6 +230,30 @@ final class LargeEventTests: XCTestCase {
         XCTAssertEqual(b.events.compactMap { $0["method"] as? String }, ["textChanged"])
         let growth = try XCTUnwrap(daemon.peakRSSKiB) - before
         XCTAssertLessThan(growth, 16 << 10, "peak RSS grew \(growth) KiB")
+        XCTAssertEqual(daemon.stopAndCollect().status, 0)
+    }
+
+    /// In a batch over `--listen`, whose events are written into the client's output as its
+    /// answers wait, a `reset` whose event would take the batch past `--max-line-output` is
+    /// refused before it is carried out, with the rest of the batch; alone, it is carried out.
+    func testAResetInABatchPastMaxLineOutputIsRefused() throws {
+        let daemon = try ListenDaemon(args: ["--max-line-output", "300000"])
+        let client = try SocketClient(daemon.socket, name: "c")
+        let text = String(repeating: "x", count: 200_000)
+        XCTAssertNotNil(client.call("defineForm", ["fields": [["id": "a", "text": text]]], timeout: 30)["result"])
+        client.events.removeAll()
+        client.send(#"[{"id":10,"method":"reset"},{"id":11,"method":"validate"}]"#)
+        let deadline = Date().addingTimeInterval(30)
+        let batch = try XCTUnwrap(client.readLine(until: deadline), "the batch's answer")
+        let answers = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(batch.utf8)) as? [[String: Any]])
+        let errors = answers.compactMap { $0["error"] as? [String: Any] }
+        XCTAssertEqual(errors.map { $0["code"] as? Int }, [-32003, -32003], batch)
+        let message = errors.first?["message"] as? String ?? ""
+        XCTAssertTrue(message.hasPrefix("limit maxLineOutput exceeded: this reset's formReset event is ")
+                      && message.contains("so the reset was counted and not carried out; ask for it alone, not in a batch"), message)
+        XCTAssertNotNil(client.call("reset", timeout: 30)["result"], "alone, it is carried out")
+        let seqs = client.events.compactMap { ($0["params"] as? [String: Any])?["seq"] as? Int }
+        XCTAssertEqual(seqs, [2], "one formReset, right after the formDefined: the refused one emitted nothing")
         XCTAssertEqual(daemon.stopAndCollect().status, 0)
     }
 
