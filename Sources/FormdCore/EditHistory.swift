@@ -25,8 +25,8 @@ struct EditHistory: Equatable, Sendable {
     /// Ends the current typing or deleting run.
     mutating func close() { run = nil }
 
-    /// Forgets every step (`reset`, a secure field's new rules): the records stay in the
-    /// log, counted, until it drops them.
+    /// Forgets every step without touching the log, as a reset previewed on a copy does;
+    /// the engine's own resets go through `UndoLog.forget`, which also lets their text go.
     mutating func clear() { self = EditHistory() }
 
     /// A step as undo and redo apply it: a whole run, its records put together.

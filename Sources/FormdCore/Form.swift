@@ -71,6 +71,7 @@ public struct Form: Equatable, Sendable {
 
     /// Replaces every field; responder and demands are cleared.
     mutating func replaceFields(_ newFields: [Field], index: FieldIndex? = nil) {
+        for i in fields.indices { undoLog.forget(&fields[i].history) }
         fields = newFields
         responder = nil
         pendingBecome = nil
@@ -88,6 +89,7 @@ public struct Form: Equatable, Sendable {
     mutating func removeField(at i: Int) {
         precondition(responder != i && pendingBecome != i)
         changeIndex { index, idAt in index.remove(at: i, idAt: idAt) }
+        undoLog.forget(&fields[i].history)
         fields.remove(at: i)
         if let r = responder, r > i { responder = r - 1 }
         if let p = pendingBecome, p > i { pendingBecome = p - 1 }

@@ -76,7 +76,7 @@ extension Form {
             throw .invalidParams("field \(quoted(old.id)): a secure field's pattern and inputFilter can be changed only while it is empty (its validity would tell what the hidden text holds); clear it first, or give a new text in the same configureField")
         }
         fields[i] = new
-        if newRulesForSecret { fields[i].history.clear() }
+        if newRulesForSecret { undoLog.forget(&fields[i].history) }
 
         // A new initial text goes in as an edit, so it has an undo step and a precise edit
         // (always in a masked field: whether it equals the hidden text is not told).
@@ -107,7 +107,10 @@ extension Form {
     /// Every field back to its initial text, unvisited, untouched, no demands, no
     /// responder. One `formReset` carries the new state.
     mutating func reset() {
-        for i in fields.indices { fields[i].resetToInitial() }
+        for i in fields.indices {
+            undoLog.forget(&fields[i].history)
+            fields[i].resetToInitial()
+        }
         responder = nil
         pendingBecome = nil
         emitState { .formReset($0) }

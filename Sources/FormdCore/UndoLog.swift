@@ -11,7 +11,7 @@
 /// The budget (`--max-undo-text`) counts every record the log holds, from when it is
 /// made until the log drops it: a step past `--max-undo`, a redo stack a new step
 /// replaced, the history of a field removed or reset are out of reach at once and
-/// counted until they are dropped.
+/// counted until they are dropped; the last three have their text let go at once.
 struct UndoLog: Equatable, Sendable {
     /// What a record costs beyond its text: the record itself (72 bytes), in an array
     /// that may be up to twice the size of the records it holds.
@@ -61,6 +61,7 @@ struct UndoLog: Equatable, Sendable {
     /// whose history is `h`. A new step clears what could be redone.
     mutating func record(_ kind: EditHistory.Kind, startUTF8: Int, removed: String, inserted: String,
                          anchorBeforeUTF8: Int, headBeforeUTF8: Int, into h: inout EditHistory) {
+        if h.redoTop >= oldest { releaseText(from: h.redoTop) }
         h.redoTop = -1
         if limit <= 0 {
             h.run = nil
@@ -178,6 +179,27 @@ struct UndoLog: Equatable, Sendable {
             n = r.link
         }
         return growth
+    }
+
+    /// Forgets `h`'s steps (its field reset or removed, a secure field's new rules): their
+    /// records stay in the log until it drops them, but their text is let go at once, so
+    /// a forgotten secure text is not held a moment longer than it was before the log.
+    mutating func forget(_ h: inout EditHistory) {
+        if h.undoTop >= oldest { releaseText(from: h.undoTop) }
+        if h.redoTop >= oldest { releaseText(from: h.redoTop) }
+        h = EditHistory()
+    }
+
+    /// Lets go of the text of record `n` and of every record its chain links to.
+    private mutating func releaseText(from n: Int) {
+        var n = n
+        while n >= oldest && n <= last {
+            let i = n - base
+            total -= records[i].removed.utf8.count + records[i].inserted.utf8.count
+            records[i].removed = ""
+            records[i].inserted = ""
+            n = records[i].link
+        }
     }
 
     /// Drops the oldest records until the log costs at most `goal`.

@@ -115,11 +115,11 @@ final class HistoryBudgetTests: XCTestCase {
         h.run(.undo(field: nil))
         XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128, "undo moves the step to redo")
         h.run(.insertText(field: nil, text: "!"))
-        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128 + 1 + 128, "the cleared redo step counts until it is dropped")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 128 + 1 + 128, "the cleared redo step counts its 128 until it is dropped, its text let go")
         h.send(.redo(field: "a"), Self.nothingToRedo, events: [])
         h.run(.reset)
         h.run(.setText(field: "b", text: "b"))
-        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128 + 1 + 128 + 1 + 128, "and so do the steps reset put out of reach")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 128 + 128 + 128 + 1 + 128, "and so do the steps reset put out of reach")
         h.send(.undo(field: "a"), Self.nothingToUndo, events: [])
     }
 
@@ -140,7 +140,40 @@ final class HistoryBudgetTests: XCTestCase {
                events: [.textChanged(field: "a", text: "hey", length: 3, edit: TextEdit(0, 0, "hey"), selection: .caret(3))],
                state: { $0["a"].holds("hey", length: 3, selection: .caret(3)) })
     }
+
+    /// A forgotten history keeps only its records' 128 each: the text (a secure field's
+    /// too) is let go at once, not when the budget drops the records.
+    func testForgottenStepsLetTheirTextGoAtOnce() throws {
+        var engine = FormEngine()
+        let secure = field("pw") { $0.secure = true }
+        _ = try engine.perform(.defineForm(fields: [secure, field("b"), field("c")], presets: [:]))
+        // pw: "hunter2" set over "" (7 + 128), then "x" typed over it (1 + 128).
+        _ = try engine.perform(.setText(field: "pw", text: "hunter2"))
+        _ = try engine.perform(.setText(field: "pw", text: "x"))
+        XCTAssertEqual(engine.heldHistoryBytes, 7 + 128 + 7 + 1 + 128)
+        _ = try engine.perform(.reset)
+        XCTAssertEqual(engine.heldHistoryBytes, 2 * 128, "a reset field's steps hold no text")
+        XCTAssertEqual(engine.countedHistoryBytes, engine.heldHistoryBytes)
+
+        // b: a step undone, then a new one: the redo step's text goes.
+        _ = try engine.perform(.setText(field: "b", text: "secret"))
+        _ = try engine.perform(.undo(field: "b"))
+        _ = try engine.perform(.setText(field: "b", text: "yz"))
+        XCTAssertEqual(engine.heldHistoryBytes, 2 * 128 + 128 + (2 + 128))
+
+        // c: removed with its steps.
+        _ = try engine.perform(.setText(field: "c", text: "abc"))
+        _ = try engine.perform(.removeField("c"))
+        XCTAssertEqual(engine.heldHistoryBytes, 4 * 128 + 2 + 128)
+        XCTAssertEqual(engine.countedHistoryBytes, engine.heldHistoryBytes)
+
+        // A form defined anew over b: b's step keeps only its 128.
+        _ = try engine.perform(.defineForm(fields: [field("d")], presets: [:]))
+        XCTAssertEqual(engine.heldHistoryBytes, 5 * 128)
+        XCTAssertEqual(engine.countedHistoryBytes, engine.heldHistoryBytes)
+    }
 }
+
 
 /// `maxTotalFields`: fields in all forms together, checked before any is built.
 final class TotalFieldsTests: XCTestCase {

@@ -21,6 +21,8 @@ final class UndoLogTests: XCTestCase {
     /// One field's stacks: steps of records, oldest first; past `limit` the oldest step goes.
     private struct ModelField {
         var undo: [[Record]] = []
+        /// Steps past `limit`: out of reach, still on the field's chain in the log.
+        var pastLimit: [[Record]] = []
         var redo: [[Record]] = []
         var run: (kind: EditHistory.Kind, end: Int)? = nil
     }
@@ -38,6 +40,7 @@ final class UndoLogTests: XCTestCase {
         func live(_ step: [Record]) -> [Record] { step.filter { $0.number >= oldest } }
 
         mutating func record(_ f: Int, _ r: Record) {
+            releaseRedo(f)
             fields[f].redo = []
             if limit == 0 {
                 fields[f].run = nil
@@ -67,8 +70,29 @@ final class UndoLogTests: XCTestCase {
                 }
             }
             fields[f].undo.append([add(r)])
-            if fields[f].undo.count > limit { fields[f].undo.removeFirst() }
+            if fields[f].undo.count > limit { fields[f].pastLimit.append(fields[f].undo.removeFirst()) }
             fields[f].run = r.kind == .other ? nil : (r.kind, r.kind == .typing ? r.startUTF8 + r.inserted.utf8.count : r.startUTF8)
+        }
+
+        /// A cleared or forgotten redo stack lets its text go when its top step is whole
+        /// (the log reaches the rest through it).
+        private mutating func releaseRedo(_ f: Int) {
+            guard let top = fields[f].redo.last, live(top).count == top.count else { return }
+            for step in fields[f].redo { for r in step { release(r.number) } }
+        }
+
+        /// A forgotten field's records keep their 128 until dropped; their text goes.
+        mutating func forget(_ f: Int) {
+            for step in fields[f].pastLimit + fields[f].undo { for r in step { release(r.number) } }
+            releaseRedo(f)
+            fields[f] = ModelField()
+        }
+
+        private mutating func release(_ n: Int) {
+            guard n >= oldest else { return }
+            total -= records[n].removed.utf8.count + records[n].inserted.utf8.count
+            records[n].removed = ""
+            records[n].inserted = ""
         }
 
         private mutating func add(_ r: Record) -> Record {
@@ -169,8 +193,8 @@ final class UndoLogTests: XCTestCase {
                     model.fields[f].run = nil
                 default:
                     // Reset, removal or redefinition: the field's stacks start anew.
-                    heads[f].clear()
-                    model.fields[f] = ModelField()
+                    log.forget(&heads[f])
+                    model.forget(f)
                 }
                 if log.total > budget { log.drop(toAtMost: budget - budget / 8) }
                 if model.total > budget { model.drop(toAtMost: budget - budget / 8) }
