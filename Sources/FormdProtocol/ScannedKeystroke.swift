@@ -89,8 +89,17 @@ private struct ScannedKeystroke {
 }
 
 /// A request's members.
-private enum RequestMember: Int {
+private enum RequestMember: Int, CaseIterable {
     case jsonrpc, id, method, params
+
+    var spelling: StaticString {
+        switch self {
+        case .jsonrpc: "jsonrpc"
+        case .id: "id"
+        case .method: "method"
+        case .params: "params"
+        }
+    }
 
     /// The member whose key starts `next`, with its quotes and colon as compact JSON
     /// writes them (`"id":`), and their length.
@@ -105,18 +114,6 @@ private enum RequestMember: Int {
         }
     }
 
-    /// The member whose key (after its opening quote) starts `next`, with its closing
-    /// quote, and their length.
-    @inline(__always)
-    static func quoted(_ next: Window) -> (RequestMember, Int)? {
-        switch next.first {
-        case UInt8(ascii: "j"): next.starts(with: KeyLiteral("", "jsonrpc", "\"")) ? (.jsonrpc, 8) : nil
-        case UInt8(ascii: "i"): next.starts(with: KeyLiteral("", "id", "\"")) ? (.id, 3) : nil
-        case UInt8(ascii: "m"): next.starts(with: KeyLiteral("", "method", "\"")) ? (.method, 7) : nil
-        case UInt8(ascii: "p"): next.starts(with: KeyLiteral("", "params", "\"")) ? (.params, 7) : nil
-        default: nil
-        }
-    }
 }
 
 extension KeystrokeMethod {
@@ -144,18 +141,6 @@ extension KeystrokeMethod.Key {
         case UInt8(ascii: "t"): next.starts(compact: .text)
         case UInt8(ascii: "d"): next.third == UInt8(ascii: "i") ? next.starts(compact: .direction) : next.starts(compact: .demand)
         case UInt8(ascii: "u"): next.starts(compact: .unit)
-        default: nil
-        }
-    }
-
-    /// The key (after its opening quote) that starts `next`, with its closing quote.
-    @inline(__always)
-    fileprivate static func quoted(_ next: Window) -> KeystrokeMethod.Key? {
-        switch next.first {
-        case UInt8(ascii: "f"): next.second == UInt8(ascii: "i") ? next.starts(quoted: .field) : next.starts(quoted: .form)
-        case UInt8(ascii: "t"): next.starts(quoted: .text)
-        case UInt8(ascii: "d"): next.second == UInt8(ascii: "i") ? next.starts(quoted: .direction) : next.starts(quoted: .demand)
-        case UInt8(ascii: "u"): next.starts(quoted: .unit)
         default: nil
         }
     }
@@ -233,11 +218,6 @@ private struct Window {
         starts(with: KeyLiteral("\"", key.spelling, "\":")) ? key : nil
     }
 
-    /// `key` if these bytes start with it and its closing quote.
-    @inline(__always)
-    func starts(quoted key: KeystrokeMethod.Key) -> KeystrokeMethod.Key? {
-        starts(with: KeyLiteral("", key.spelling, "\"")) ? key : nil
-    }
 }
 
 /// Reads a request's tokens, stepping over JSON whitespace where the caller allows it.
@@ -308,10 +288,18 @@ private struct KeystrokeCursor {
     @inline(never)
     static func spacedMember(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (RequestMember, UnsafePointer<UInt8>)? {
         var c = KeystrokeCursor(p, count: end - p)
-        guard c.take(UInt8(ascii: "\"")), let (member, length) = RequestMember.quoted(Window(c.p, end)) else { return nil }
-        c.p += length
-        guard c.take(UInt8(ascii: ":")) else { return nil }
+        guard c.take(UInt8(ascii: "\"")), let member = RequestMember.allCases.first(where: { c.takeQuoted($0.spelling) }),
+              c.take(UInt8(ascii: ":")) else { return nil }
         return (member, c.p)
+    }
+
+    /// Steps over `name` and a closing quote if they come next (a key, after its opening
+    /// quote, on the spaced way: byte by byte).
+    mutating func takeQuoted(_ name: StaticString) -> Bool {
+        let n = name.utf8CodeUnitCount
+        guard end - p > n, p[n] == UInt8(ascii: "\""), (0..<n).allSatisfy({ p[$0] == name.utf8Start[$0] }) else { return false }
+        p += n + 1
+        return true
     }
 
     /// Steps over the one value `jsonrpc` may have, `2.0"` (after its opening quote), if it
@@ -349,9 +337,8 @@ private struct KeystrokeCursor {
     @inline(never)
     static func spacedKey(_ p: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (KeystrokeMethod.Key, UnsafePointer<UInt8>)? {
         var c = KeystrokeCursor(p, count: end - p)
-        guard c.take(UInt8(ascii: "\"")), let key = KeystrokeMethod.Key.quoted(Window(c.p, end)) else { return nil }
-        c.p += key.spelling.utf8CodeUnitCount + 1
-        guard c.take(UInt8(ascii: ":")) else { return nil }
+        guard c.take(UInt8(ascii: "\"")), let key = KeystrokeMethod.Key.allCases.first(where: { c.takeQuoted($0.spelling) }),
+              c.take(UInt8(ascii: ":")) else { return nil }
         return (key, c.p)
     }
 
