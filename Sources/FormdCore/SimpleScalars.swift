@@ -79,13 +79,14 @@ enum SimpleScalars {
 
     /// Whether `count` bytes of valid UTF-8 at `p` hold a regional indicator (U+1F1E6 to
     /// U+1F1FF, F0 9F 87 A6 to F0 9F 87 BF): removing one may pair others differently.
-    /// Plain ASCII goes 32 or 8 bytes at a time.
+    /// Plain ASCII goes 32 bytes at a time, and any eight bytes without an F0 (where no
+    /// four-byte scalar starts) at once.
     static func hasRegionalIndicator(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         var i = 0
         while i < count {
             if i &+ 32 <= count && isPlain(p + i, words: 4, orCR: false) {
                 i &+= 32
-            } else if i &+ 8 <= count && isPlain(p + i, words: 1, orCR: false) {
+            } else if i &+ 8 <= count && SWAR.bytesEqual(SWAR.load(p + i), 0xF0) == 0 {
                 i &+= 8
             } else {
                 if p[i] == 0xF0 && p[i &+ 1] == 0x9F && p[i &+ 2] == 0x87 && p[i &+ 3] >= 0xA6 { return true }

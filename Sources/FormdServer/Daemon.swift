@@ -227,7 +227,13 @@ public struct Daemon: Sendable {
             let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
             let basis = otherEncodings.isEmpty ? nil : engine.recountBasis(for: command, on: name)
             let start = sink.records.count
-            let streamed = try placeLargeOutput(command, on: name, id: id, batchUsed: batchUsed, client: &client)
+            // Only a submit or a reset has large output to place: asked for every command,
+            // the call alone (the command copied into it) costs about 60 instructions.
+            let streamed: Bool
+            switch command {
+            case .submit, .reset: streamed = try placeLargeOutput(command, on: name, id: id, batchUsed: batchUsed, client: &client)
+            default: streamed = false
+            }
             let result: CommandResult
             do {
                 result = try engine.perform(command, on: name, encoding: encoding, events: &sink.records)

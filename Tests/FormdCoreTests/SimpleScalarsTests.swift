@@ -47,6 +47,26 @@ final class SimpleScalarsTests: XCTestCase {
         }
     }
 
+    /// Regional indicators are found wherever they lie among scalars of every length (and
+    /// bytes F0 that start other four-byte scalars), and only there.
+    func testRegionalIndicatorsAreFoundWhereverTheyAre() {
+        var rng = SplitMix64(seed: 0xF1A6)
+        let pieces = ["a", "é", "日", "👍", "\u{10000}", "\u{1F1E5}", "\u{1F200}", "abcdefgh", "ßü", "\u{1F1E6}", "\u{1F1FF}", "🇫"]
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<rng.next(below: 24) {
+                let piece = pieces[rng.next(below: pieces.count)]
+                // Regional indicators in one text of four.
+                if piece.unicodeScalars.contains(where: { (0x1F1E6...0x1F1FF).contains($0.value) }) && rng.next(below: 4) != 0 { continue }
+                text += piece
+            }
+            if text.isEmpty { continue }
+            let expected = text.unicodeScalars.contains { (0x1F1E6...0x1F1FF).contains($0.value) }
+            let found = text.utf8.withContiguousStorageIfAvailable { SimpleScalars.hasRegionalIndicator($0.baseAddress!, $0.count) }
+            XCTAssertEqual(found, expected, text.unicodeScalars.map { String($0.value, radix: 16) }.description)
+        }
+    }
+
     func testDecodingAndScalarStartsAgreeWithTheLibrary() {
         let text = "aé日👍\n\u{301}\u{10FFFF}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}"
         let bytes = Array(text.utf8)
