@@ -44,11 +44,11 @@ public struct Field: Equatable, Sendable {
     /// Builds a field from its spec; fails on an unknown preset, a bad pattern or bounds,
     /// or an initial text that breaks `maxLength`. `sharing` is a configuration to reuse
     /// when the spec resolves to the same one (the previous field's, when defining a form).
-    public init(spec: FieldSpec, presets: PresetLibrary, limits: EngineLimits = EngineLimits()) throws(FormError) {
+    public init(spec: borrowing FieldSpec, presets: PresetLibrary, limits: EngineLimits = EngineLimits()) throws(FormError) {
         try self.init(spec: spec, presets: presets, limits: limits, sharing: nil)
     }
 
-    init(spec: FieldSpec, presets: PresetLibrary, limits: EngineLimits, sharing: FieldConfiguration?) throws(FormError) {
+    init(spec: borrowing FieldSpec, presets: PresetLibrary, limits: EngineLimits, sharing: FieldConfiguration?) throws(FormError) {
         let configuration: FieldConfiguration
         if let shared = sharing, shared.matches(configuration: spec.configuration, options: spec.options) {
             configuration = shared

@@ -52,8 +52,8 @@ final class FieldConfiguration: Equatable, Sendable {
     /// string spelt byte for byte alike: `==` on strings is canonical equivalence, and a
     /// field must report the spelling it was given, not its neighbour's.
     func matches(configuration: [String], options: FieldOptions) -> Bool {
-        guard configuration.count == self.configuration.count,
-              zip(configuration, self.configuration).allSatisfy({ sameBytes($0, $1) }) else { return false }
+        guard configuration.count == self.configuration.count else { return false }
+        if !configuration.isEmpty && !zip(configuration, self.configuration).allSatisfy({ sameBytes($0, $1) }) { return false }
         // Compared as given when it sets no text: a copy costs a retain per reference held.
         if options.text == nil { return options == self.options && spelledAlike(options) }
         var own = options
@@ -71,12 +71,12 @@ final class FieldConfiguration: Equatable, Sendable {
             guard case .some(.some(let a)) = a, case .some(.some(let b)) = b else { return true }
             return sameBytes(a.source, b.source)
         }
-        let mine = self.options
-        guard same(options.label, mine.label), same(options.placeholder, mine.placeholder),
-              same(options.patternHint, mine.patternHint), same(options.pattern, mine.pattern),
-              same(options.inputFilter, mine.inputFilter) else { return false }
-        let hints = options.hints?.members ?? [], myHints = mine.hints?.members ?? []
-        return zip(hints, myHints).allSatisfy { sameBytes($0.key, $1.key) && sameBytes($0.json, $1.json) }
+        guard same(options.label, self.options.label), same(options.placeholder, self.options.placeholder),
+              same(options.patternHint, self.options.patternHint), same(options.pattern, self.options.pattern),
+              same(options.inputFilter, self.options.inputFilter) else { return false }
+        // Both set or both not (the options are `==`).
+        guard let hints = options.hints, let myHints = self.options.hints else { return true }
+        return zip(hints.members, myHints.members).allSatisfy { sameBytes($0.key, $1.key) && sameBytes($0.json, $1.json) }
     }
 
     /// Equal by value, so fields compare the same whether or not they share an instance.

@@ -21,7 +21,7 @@ public struct FieldSnapshot: Sendable {
     /// Restored from `--state` without its secure text; see `Field.restoredWithoutSecret`.
     public var restoredWithoutSecret: Bool
 
-    public init(_ field: Field, isFirstResponder: Bool, includeSecrets: Bool, encoding: PositionEncoding) {
+    public init(_ field: borrowing Field, isFirstResponder: Bool, includeSecrets: Bool, encoding: PositionEncoding) {
         id = field.id
         settings = field.sharedConfiguration
         let masked = field.attributes.masksText

@@ -4,28 +4,33 @@ extension Form {
     /// skips the `formDefined` event (and the whole-form snapshot it carries) when nobody
     /// can be listening yet: loading a form file before the first client.
     mutating func define(_ specs: [FieldSpec], presets custom: [String: FieldOptions], announce: Bool = true) throws(FormError) {
-        try define(count: specs.count, presets: custom, announce: announce) { i throws(FormError) in specs[i] }
+        try define(count: specs.count, presets: custom, announce: announce) { i, build throws(FormError) in try build(specs[i]) }
     }
 
     /// `define` over specs produced one at a time, so a large form file never holds all
-    /// of its specs at once: each is built into its field and dropped.
+    /// of its specs at once: each is built into its field and dropped. `spec(i, build)`
+    /// hands spec i to `build`, borrowed.
     mutating func define(count: Int, presets custom: [String: FieldOptions], announce: Bool,
-                         spec: (Int) throws(FormError) -> FieldSpec) throws(FormError) {
+                         spec: (Int, (borrowing FieldSpec) throws(FormError) -> Void) throws(FormError) -> Void) throws(FormError) {
         let library = PresetLibrary.builtIn.adding(custom)
         try limits.checkFields(count, form: name)
         var index = FieldIndex()
         index.reserveCapacity(count)
         var newFields: [Field] = []
         newFields.reserveCapacity(count)
+        let limits = self.limits
         for i in 0..<count {
-            let spec = try spec(i)
-            guard index.append(spec.id) else {
-                throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
+            try spec(i) { spec throws(FormError) in
+                guard index.append(spec.id) else {
+                    throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
+                }
+                // Fields configured like the one before share its configuration object
+                // (read in place: `last` would copy the whole field).
+                let field = try Field(spec: spec, presets: library, limits: limits,
+                                      sharing: newFields.isEmpty ? nil : newFields[newFields.count - 1].sharedConfiguration)
+                try limits.checkInitialText(of: field)
+                newFields.append(field)
             }
-            // Fields configured like the one before share its configuration object.
-            let field = try Field(spec: spec, presets: library, limits: limits, sharing: newFields.last?.sharedConfiguration)
-            try limits.checkInitialText(of: field)
-            newFields.append(field)
         }
         presets = library
         replaceFields(newFields, index: index)

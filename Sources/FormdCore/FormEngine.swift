@@ -47,7 +47,7 @@ public struct FormEngine: Equatable, Sendable {
                               spec: (Int) throws(FormError) -> FieldSpec) throws(FormError) {
         try checkTotalFields(count, in: name)
         var form = self.form(name) ?? Form(name: name, limits: limits)
-        try form.define(count: count, presets: presets, announce: false, spec: spec)
+        try form.define(count: count, presets: presets, announce: false) { i, build throws(FormError) in try build(try spec(i)) }
         install(form)
     }
 
