@@ -26,9 +26,13 @@ public struct FormEngine: Equatable, Sendable {
         a.storage == b.storage && a.limits == b.limits && a.undoLog == b.undoLog
     }
 
-    public init(limits: EngineLimits = EngineLimits()) {
+    public init(limits: EngineLimits = EngineLimits()) { self.init(limits: limits, compactionFloor: 4096) }
+
+    /// `compactionFloor`: the fewest records the history log holds before it compacts
+    /// (`UndoLog.compact`); tests set it low to compact often.
+    init(limits: EngineLimits, compactionFloor: Int) {
         self.limits = limits
-        undoLog = UndoLog(limit: limits.maxUndoSteps)
+        undoLog = UndoLog(limit: limits.maxUndoSteps, compactionFloor: compactionFloor)
         storage = [Form(name: FormEngine.defaultForm, limits: limits)]
         indexByName = [FormEngine.defaultForm: 0]
     }
@@ -83,6 +87,7 @@ public struct FormEngine: Equatable, Sendable {
             if let untouched { countTouchedText(command, on: formName, untouched: untouched) }
         }
         trimHistory()
+        compactHistory()
         return result
     }
 

@@ -24,6 +24,25 @@ extension FormEngine {
         if undoLog.total > limits.maxUndoText { undoLog.drop(toAtMost: limits.maxUndoText - limits.maxUndoText / 8) }
     }
 
+    /// Compacts the history log (`UndoLog.compact`) once enough records were made since
+    /// the last compaction: between commands, when every form holds its fields.
+    @inline(__always)
+    mutating func compactHistory() {
+        if undoLog.compactionDue { compactHistoryNow() }
+    }
+
+    private mutating func compactHistoryNow() {
+        let fields = storage.reduce(0) { $0 + $1.fields.count }
+        var log = UndoLog()
+        swap(&log, &undoLog)
+        defer { swap(&log, &undoLog) }
+        log.compact(fields: fields) { visit in
+            for f in storage.indices {
+                for i in storage[f].fields.indices { visit(&storage[f].fields[i].history) }
+            }
+        }
+    }
+
     /// UTF-8 bytes the undo histories cost (`UndoLog`): a full count, for tests and invariants.
     public var heldHistoryBytes: Int { undoLog.recount }
 

@@ -11,7 +11,8 @@
 /// The budget (`--max-undo-text`) counts every record the log holds, from when it is
 /// made until the log drops it: a step past `--max-undo`, a redo stack a new step
 /// replaced, the history of a field removed or reset are out of reach at once and
-/// counted until they are dropped; the last three have their text let go at once.
+/// counted until they are dropped or compacted away (`compact`); the last three have
+/// their text let go at once.
 struct UndoLog: Equatable, Sendable {
     /// What a record costs beyond its text: the record itself (72 bytes), in an array
     /// that may be up to twice the size of the records it holds.
@@ -45,7 +46,16 @@ struct UndoLog: Equatable, Sendable {
     /// What the records held cost, exact after every change.
     private(set) var total = 0
 
-    init(limit: Int = 0) { self.limit = limit }
+    /// The fewest records held before a compaction is considered (`compact`).
+    let compactionFloor: Int
+    /// Records held past which the next compaction is due: set by the last one.
+    private var compactAt: Int
+
+    init(limit: Int = 0, compactionFloor: Int = 4096) {
+        self.limit = limit
+        self.compactionFloor = compactionFloor
+        compactAt = compactionFloor
+    }
 
     /// The number of the oldest record held: a chain reaching below it ends.
     var oldest: Int { base + dropped }
@@ -219,4 +229,59 @@ struct UndoLog: Equatable, Sendable {
 
     /// What the records held cost, counted one by one: for tests and invariants.
     var recount: Int { records[dropped...].reduce(0) { $0 + $1.cost } }
+
+    /// Records the log holds (dropped ones aside): for the compaction's trigger and tests.
+    var held: Int { records.count - dropped }
+
+    /// Whether enough records were made since the last compaction for another to pay.
+    var compactionDue: Bool { held > compactAt }
+
+    /// Removes every record no field can reach any more (steps past `limit`, released
+    /// chains), keeping the others in order, renumbered so that the last keeps at most
+    /// the last number and the next record made still gets the one after it.
+    /// `forEachHistory` must hand every field's history of the engine in turn, the same
+    /// order both times it is called; `fields` is how many there are.
+    mutating func compact(fields: Int, _ forEachHistory: ((inout EditHistory) -> Void) -> Void) {
+        var live = [Bool](repeating: false, count: records.count)
+        forEachHistory { h in
+            var steps = h.count, n = h.undoTop
+            while steps > 0 && n >= oldest && !live[n - base] {
+                live[n - base] = true
+                if !records[n - base].joinsPrevious { steps -= 1 }
+                n = records[n - base].link
+            }
+            n = h.redoTop
+            while n >= oldest && !live[n - base] {
+                live[n - base] = true
+                n = records[n - base].link
+            }
+        }
+        let kept = live.reduce(0) { $0 + ($1 ? 1 : 0) }
+        let newBase = last + 1 - kept
+        var renumbered = [Int](repeating: -1, count: records.count)
+        var next = newBase
+        for i in live.indices where live[i] {
+            renumbered[i] = next
+            next += 1
+        }
+        let (oldBase, oldOldest, oldLast) = (base, oldest, last)
+        func map(_ n: Int) -> Int { n >= oldOldest && n <= oldLast ? renumbered[n - oldBase] : -1 }
+        var compacted: [Record] = []
+        compacted.reserveCapacity(kept)
+        total = 0
+        for i in live.indices where live[i] {
+            var r = records[i]
+            r.link = map(r.link)
+            total += r.cost
+            compacted.append(r)
+        }
+        forEachHistory { h in
+            h.undoTop = map(h.undoTop)
+            h.redoTop = map(h.redoTop)
+        }
+        records = compacted
+        base = newBase
+        dropped = 0
+        compactAt = max(compactionFloor, 2 * kept + fields)
+    }
 }
