@@ -237,50 +237,48 @@ struct UndoLog: Equatable, Sendable {
     var compactionDue: Bool { held > compactAt }
 
     /// Removes every record no field can reach any more (steps past `limit`, released
-    /// chains), keeping the others in order, renumbered so that the last keeps at most
-    /// the last number and the next record made still gets the one after it.
-    /// `forEachHistory` must hand every field's history of the engine in turn, the same
-    /// order both times it is called; `fields` is how many there are.
+    /// chains), keeping the others in order, in place (the array keeps its capacity),
+    /// renumbered so that the last keeps at most the last number and the next record made
+    /// still gets the one after it. `forEachHistory` must hand every field's history of the
+    /// engine in turn, the same order both times it is called; `fields` is how many there are.
     mutating func compact(fields: Int, _ forEachHistory: ((inout EditHistory) -> Void) -> Void) {
-        var live = [Bool](repeating: false, count: records.count)
+        // Each record's new number once marked live (0 until numbered), -1 if it goes.
+        var renumbered = [Int](repeating: -1, count: records.count)
         forEachHistory { h in
             var steps = h.count, n = h.undoTop
-            while steps > 0 && n >= oldest && !live[n - base] {
-                live[n - base] = true
+            while steps > 0 && n >= oldest && renumbered[n - base] < 0 {
+                renumbered[n - base] = 0
                 if !records[n - base].joinsPrevious { steps -= 1 }
                 n = records[n - base].link
             }
             n = h.redoTop
-            while n >= oldest && !live[n - base] {
-                live[n - base] = true
+            while n >= oldest && renumbered[n - base] < 0 {
+                renumbered[n - base] = 0
                 n = records[n - base].link
             }
         }
-        let kept = live.reduce(0) { $0 + ($1 ? 1 : 0) }
-        let newBase = last + 1 - kept
-        var renumbered = [Int](repeating: -1, count: records.count)
-        var next = newBase
-        for i in live.indices where live[i] {
+        let kept = renumbered.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
+        let (oldBase, oldOldest, oldLast) = (base, oldest, last)
+        var next = oldLast + 1 - kept
+        for i in renumbered.indices where renumbered[i] == 0 {
             renumbered[i] = next
             next += 1
         }
-        let (oldBase, oldOldest, oldLast) = (base, oldest, last)
         func map(_ n: Int) -> Int { n >= oldOldest && n <= oldLast ? renumbered[n - oldBase] : -1 }
-        var compacted: [Record] = []
-        compacted.reserveCapacity(kept)
         total = 0
-        for i in live.indices where live[i] {
-            var r = records[i]
-            r.link = map(r.link)
-            total += r.cost
-            compacted.append(r)
+        var j = 0
+        for i in renumbered.indices where renumbered[i] >= 0 {
+            if i != j { records.swapAt(i, j) }
+            records[j].link = map(records[j].link)
+            total += records[j].cost
+            j += 1
         }
+        records.removeLast(records.count - j)
         forEachHistory { h in
             h.undoTop = map(h.undoTop)
             h.redoTop = map(h.redoTop)
         }
-        records = compacted
-        base = newBase
+        base = oldLast + 1 - kept
         dropped = 0
         compactAt = max(compactionFloor, 2 * kept + fields)
     }
