@@ -33,7 +33,9 @@ struct UndoLog: Equatable, Sendable {
         var link: Int
 
         /// Bytes the record holds against the budget.
-        var cost: Int { removed.utf8.count + inserted.utf8.count + UndoLog.recordOverhead }
+        var cost: Int {
+            @inline(__always) get { removed.utf8.count + inserted.utf8.count + UndoLog.recordOverhead }
+        }
     }
 
     /// Undo steps each field keeps (`EngineLimits.maxUndoSteps`).
@@ -50,6 +52,8 @@ struct UndoLog: Equatable, Sendable {
     let compactionFloor: Int
     /// Records held past which the next compaction is due: set by the last one.
     private var compactAt: Int
+    /// The compaction's map from a record's index to its new one (`compact`).
+    private var renumbered: [Int32] = []
 
     init(limit: Int = 0, compactionFloor: Int = 4096) {
         self.limit = limit
@@ -242,44 +246,55 @@ struct UndoLog: Equatable, Sendable {
     /// still gets the one after it. `forEachHistory` must hand every field's history of the
     /// engine in turn, the same order both times it is called; `fields` is how many there are.
     mutating func compact(fields: Int, _ forEachHistory: ((inout EditHistory) -> Void) -> Void) {
-        // Each record's new number once marked live (0 until numbered), -1 if it goes.
-        var renumbered = [Int](repeating: -1, count: records.count)
-        forEachHistory { h in
-            var steps = h.count, n = h.undoTop
-            while steps > 0 && n >= oldest && renumbered[n - base] < 0 {
-                renumbered[n - base] = 0
-                if !records[n - base].joinsPrevious { steps -= 1 }
-                n = records[n - base].link
-            }
-            n = h.redoTop
-            while n >= oldest && renumbered[n - base] < 0 {
-                renumbered[n - base] = 0
-                n = records[n - base].link
-            }
-        }
-        let kept = renumbered.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
+        // Each held record's new index once marked live (0 until numbered), -1 if it goes;
+        // kept between compactions so that its pages are not faulted in anew each time.
+        renumbered.removeAll(keepingCapacity: true)
+        renumbered.append(contentsOf: repeatElement(-1, count: records.count))
         let (oldBase, oldOldest, oldLast) = (base, oldest, last)
-        var next = oldLast + 1 - kept
-        for i in renumbered.indices where renumbered[i] == 0 {
-            renumbered[i] = next
-            next += 1
+        var kept: Int32 = 0
+        var held = 0
+        records.withUnsafeMutableBufferPointer { records in
+            renumbered.withUnsafeMutableBufferPointer { renumbered in
+                forEachHistory { h in
+                    var steps = h.count, n = h.undoTop
+                    while steps > 0 && n >= oldOldest && renumbered[n - oldBase] < 0 {
+                        renumbered[n - oldBase] = 0
+                        if !records[n - oldBase].joinsPrevious { steps -= 1 }
+                        n = records[n - oldBase].link
+                    }
+                    n = h.redoTop
+                    while n >= oldOldest && renumbered[n - oldBase] < 0 {
+                        renumbered[n - oldBase] = 0
+                        n = records[n - oldBase].link
+                    }
+                }
+                for i in (oldOldest - oldBase)..<records.count where renumbered[i] == 0 {
+                    renumbered[i] = kept
+                    kept += 1
+                }
+                let newBase = oldLast + 1 - Int(kept)
+                for i in (oldOldest - oldBase)..<records.count where renumbered[i] >= 0 {
+                    let j = Int(renumbered[i])
+                    if i != j { records.swapAt(i, j) }
+                    let link = records[j].link
+                    records[j].link = link >= oldOldest && renumbered[link - oldBase] >= 0
+                        ? newBase + Int(renumbered[link - oldBase]) : -1
+                    held += records[j].cost
+                }
+            }
         }
-        func map(_ n: Int) -> Int { n >= oldOldest && n <= oldLast ? renumbered[n - oldBase] : -1 }
-        total = 0
-        var j = 0
-        for i in renumbered.indices where renumbered[i] >= 0 {
-            if i != j { records.swapAt(i, j) }
-            records[j].link = map(records[j].link)
-            total += records[j].cost
-            j += 1
-        }
-        records.removeLast(records.count - j)
-        forEachHistory { h in
-            h.undoTop = map(h.undoTop)
-            h.redoTop = map(h.redoTop)
-        }
-        base = oldLast + 1 - kept
+        records.removeLast(records.count - Int(kept))
+        base = oldLast + 1 - Int(kept)
         dropped = 0
-        compactAt = max(compactionFloor, 2 * kept + fields)
+        total = held
+        let newBase = base
+        renumbered.withUnsafeBufferPointer { renumbered in
+            func map(_ n: Int) -> Int { n >= oldOldest && renumbered[n - oldBase] >= 0 ? newBase + Int(renumbered[n - oldBase]) : -1 }
+            forEachHistory { h in
+                h.undoTop = map(h.undoTop)
+                h.redoTop = map(h.redoTop)
+            }
+        }
+        compactAt = max(compactionFloor, 2 * Int(kept) + fields)
     }
 }
