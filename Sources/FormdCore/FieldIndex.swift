@@ -2,18 +2,20 @@ import FormdBytes
 
 /// A form's field ids to their positions, found in O(1) for every command that names a field.
 ///
-/// Why not only a `[String: Int]`: hashing a string with SipHash costs more than the rest
-/// of a lookup, and a table of whole ids spread over 10,000 fields misses the cache on
-/// every command (figures in PERFORMANCE.md). Field ids are nearly always short ASCII,
-/// held inline in two words (`ShortASCII.words(of:)`), so those are also kept in an
+/// Why not only a `[String: Int]`: hashing a string with SipHash and comparing it through
+/// the standard library cost more than the rest of a lookup, and a table of whole ids
+/// spread over 10,000 fields misses the cache on every command (figures in
+/// PERFORMANCE.md). Field ids are nearly always ASCII, so those are also kept in an
 /// open-addressed table of 8-byte slots, each holding 32 bits of the id's hash and the
 /// field's position; a slot whose hash matches is confirmed against the field's own id,
-/// whose memory the command reads anyway. The dictionary still holds every id and decides
-/// every other lookup, a miss in the table included: Swift compares strings by canonical
-/// equivalence, under which a few non-ASCII ids equal ASCII ones (the Kelvin sign
-/// "\u{212A}" is "K"), and those must find the same field as ever. The hash is mixed with
-/// Swift's per-process hashing seed, so which ids collide differs from one process to the
-/// next.
+/// whose memory the command reads anyway. A short id (`ShortASCII.words(of:)`) is hashed
+/// and compared as its two inline words, a longer one as its bytes. The dictionary still
+/// holds every id and decides every other lookup, a miss in the table included: Swift
+/// compares strings by canonical equivalence, under which a few non-ASCII ids equal ASCII
+/// ones (the Kelvin sign "\u{212A}" is "K"), and those must find the same field as ever.
+/// Both hashes are keyed with secrets drawn from Swift's per-process random hashing seed,
+/// so which ids collide differs from one process to the next: a client cannot pick ids
+/// that pile into one run of the table.
 ///
 /// Positions are those of the form's `fields`: every change names the position it makes or
 /// removes, and the ids are read through `idAt`, the id at each position before the change.
@@ -27,33 +29,72 @@ struct FieldIndex: Sendable {
 
     /// Every id, as stored: what the index means.
     private var all: [String: Int] = [:]
-    /// The ids of `all` stored as short ASCII: `hash << 32 | (position + 1)`, 0 when empty;
-    /// a slot's home is its hash masked. A power of two, at most three quarters full, or empty.
+    /// The ASCII ids of `all`: `hash << 32 | (position + 1)`, 0 when empty; a slot's home
+    /// is its hash masked. A power of two, at most three quarters full, or empty.
     private var slots: [UInt64] = []
-    private var shortCount = 0
-    private let seed = FieldIndex.processSeed
+    private var tableCount = 0
+    /// The hashes' secrets, all drawn from `seed`.
+    private let secrets: (UInt64, UInt64, UInt64)
+
+    /// An index whose hashes are keyed by `seed` (the process's own, but for tests).
+    init(seed: UInt64 = FieldIndex.processSeed) {
+        var state = seed
+        secrets = (Self.splitMix(&state), Self.splitMix(&state), Self.splitMix(&state))
+    }
 
     var count: Int { all.count }
 
-    /// The position of `id`, or nil.
+    /// The position of `id`, or nil. Inlined where it is used (`Form.index(of:)`): out of
+    /// line, the caller's `idAt` would be built as a context, a copy of what it captures
+    /// (the whole form).
+    @inline(__always)
     func position(of id: String, idAt: (Int) -> String) -> Int? {
-        if let key = ShortASCII.words(of: id), !slots.isEmpty {
-            let hash = UInt64(hash(key))
-            let found: Int? = slots.withUnsafeBufferPointer { table in
-                let mask = table.count &- 1
-                var i = Int(truncatingIfNeeded: hash) & mask
-                while table[i] != 0 {
-                    if table[i] &>> 32 == hash {
-                        let p = Int(truncatingIfNeeded: table[i] & 0xFFFF_FFFF) &- 1
-                        if let words = ShortASCII.words(of: idAt(p)), words == key { return p }
-                    }
-                    i = (i &+ 1) & mask
-                }
-                return nil
+        if !slots.isEmpty {
+            if let key = ShortASCII.words(of: id) {
+                if let p = find(hash(key), where: { p in ShortASCII.words(of: idAt(p)).map { $0 == key } ?? false }) { return p }
+            } else if let p = longPosition(of: id, idAt: idAt) {
+                return p
             }
-            if let found { return found }
         }
         return all[id]
+    }
+
+    /// The table's answer for an id longer than `ShortASCII.capacity`: its bytes hashed,
+    /// a slot confirmed by the field's id having the same bytes (both are ASCII there).
+    @inline(__always)
+    private func longPosition(of id: String, idAt: (Int) -> String) -> Int? {
+        id.utf8.withContiguousStorageIfAvailable { query -> Int? in
+            guard let hash = hash(bytes: query) else { return nil }
+            return find(hash) { p in
+                idAt(p).utf8.withContiguousStorageIfAvailable { held in
+                    held.count == query.count && SWAR.commonPrefix(held.baseAddress!, query.baseAddress!, count: query.count) == query.count
+                } ?? false
+            }
+        } ?? nil
+    }
+
+    /// The position in the slot of hash `hash` that `confirms`, or nil.
+    @inline(__always)
+    private func find(_ hash: UInt32, where confirms: (Int) -> Bool) -> Int? {
+        let tag = UInt64(hash)
+        return slots.withUnsafeBufferPointer { table in
+            let mask = table.count &- 1
+            var i = Int(truncatingIfNeeded: tag) & mask
+            while table[i] != 0 {
+                if table[i] &>> 32 == tag {
+                    let p = Int(truncatingIfNeeded: table[i] & 0xFFFF_FFFF) &- 1
+                    if confirms(p) { return p }
+                }
+                i = (i &+ 1) & mask
+            }
+            return nil
+        }
+    }
+
+    /// The table's hash of `id`, or nil for an id the table does not hold (not ASCII).
+    private func tableHash(of id: String) -> UInt32? {
+        if let key = ShortASCII.words(of: id) { return hash(key) }
+        return id.utf8.withContiguousStorageIfAvailable { hash(bytes: $0) } ?? nil
     }
 
     /// Adds `id` at the next position (`count`), unless an equal id is already there.
@@ -64,7 +105,7 @@ struct FieldIndex: Sendable {
             all[id] = held
             return false
         }
-        if let key = ShortASCII.words(of: id) { addSlot(hash(key), position) }
+        if let hash = tableHash(of: id) { addSlot(hash, position) }
         return true
     }
 
@@ -74,7 +115,7 @@ struct FieldIndex: Sendable {
         for p in position..<end { all[idAt(p)] = p + 1 }
         if position < end { shiftSlots(from: position, by: 1) }
         all[id] = position
-        if let key = ShortASCII.words(of: id) { addSlot(hash(key), position) }
+        if let hash = tableHash(of: id) { addSlot(hash, position) }
     }
 
     /// Removes the id at `position`; the ids after it move down by one.
@@ -82,14 +123,14 @@ struct FieldIndex: Sendable {
         let end = all.count
         guard let i = all.index(forKey: idAt(position)) else { return }
         let stored = all.remove(at: i).key
-        if let key = ShortASCII.words(of: stored) { removeSlot(hash(key), position) }
+        if let hash = tableHash(of: stored) { removeSlot(hash, position) }
         for p in (position + 1)..<end { all[idAt(p)] = p - 1 }
         if position + 1 < end { shiftSlots(from: position + 1, by: -1) }
     }
 
     mutating func removeAll() {
         for i in slots.indices { slots[i] = 0 }
-        shortCount = 0
+        tableCount = 0
         all.removeAll(keepingCapacity: true)
     }
 
@@ -101,12 +142,12 @@ struct FieldIndex: Sendable {
 
     private mutating func addSlot(_ hash: UInt32, _ position: Int) {
         precondition(position < 0xFFFF_FFFF, "more fields than a slot's 32 bits of position hold")
-        if (shortCount + 1) * 4 > slots.count * 3 { grow(toHold: shortCount + 1) }
+        if (tableCount + 1) * 4 > slots.count * 3 { grow(toHold: tableCount + 1) }
         let mask = slots.count - 1
         var i = Int(hash) & mask
         while slots[i] != 0 { i = (i + 1) & mask }
         slots[i] = UInt64(hash) << 32 | UInt64(position + 1)
-        shortCount += 1
+        tableCount += 1
     }
 
     /// Removes the slot of the id hashed to `hash` at `position` (positions are unique).
@@ -132,7 +173,7 @@ struct FieldIndex: Sendable {
             next = (next + 1) & mask
         }
         slots[hole] = 0
-        shortCount -= 1
+        tableCount -= 1
     }
 
     /// Every slot holding a position at or after `start` moves by `delta`.
@@ -144,14 +185,55 @@ struct FieldIndex: Sendable {
         }
     }
 
-    /// 32 bits of the key's hash: both words go through a multiply-xorshift finalizer after
-    /// the seed, so every bit of either reaches every bit of the hash by way of the seed.
+    /// 32 bits of the hash of a short id's two words: each goes through a
+    /// multiply-xorshift finalizer after a secret, so every bit of either reaches every bit
+    /// of the hash by way of the secrets.
     func hash(_ key: (UInt64, UInt64)) -> UInt32 {
-        var h = key.0 ^ seed
+        var h = key.0 ^ secrets.0
         h = (h ^ (h &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
-        h ^= key.1
+        h ^= key.1 ^ secrets.1
         h = (h ^ (h &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
         return UInt32(truncatingIfNeeded: (h ^ (h &>> 33)) &>> 32)
+    }
+
+    /// 32 bits of the hash of the bytes of an ASCII id longer than `ShortASCII.capacity`;
+    /// nil for a shorter one or one that is not ASCII. Sixteen bytes at a time (the last
+    /// sixteen overlapping the ones before) are folded in by a full-width multiply of both
+    /// halves, each keyed with a secret and the hash so far; the count starts the hash.
+    func hash(bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        let count = bytes.count
+        guard count > ShortASCII.capacity, let start = bytes.baseAddress else { return nil }
+        var h = secrets.2 ^ UInt64(truncatingIfNeeded: count)
+        var seen: UInt64 = 0
+        var p = start
+        let last = start + (count &- 16)
+        while p < last {
+            let (a, b) = (SWAR.load(p), SWAR.load(p + 8))
+            seen |= a | b
+            h = Self.fold(a ^ secrets.0, b ^ h)
+            p += 16
+        }
+        let (a, b) = (SWAR.load(last), SWAR.load(last + 8))
+        guard (seen | a | b) & SWAR.highs == 0 else { return nil }
+        h = Self.fold(a ^ secrets.1, b ^ h)
+        h = Self.fold(h ^ secrets.0, secrets.2)
+        return UInt32(truncatingIfNeeded: h ^ (h &>> 32))
+    }
+
+    /// Both halves of the 128-bit product, xored.
+    @inline(__always)
+    private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (high, low) = a.multipliedFullWidth(by: b)
+        return high ^ low
+    }
+
+    /// The next of a sequence of well-spread 64-bit values from `state` (SplitMix64).
+    private static func splitMix(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z &>> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z &>> 31)
     }
 
     private mutating func grow(toHold count: Int) {
