@@ -1,3 +1,5 @@
+import FormdBytes
+
 /// Texts of simple scalars (`SimpleScalars`) and the marks that join them (`isMark`):
 /// accented letters written with combining marks ("e\u{301}"), emoji with skin tones
 /// ("👍🏽"), variation selectors. In such a text a character is a scalar that is not a
@@ -32,43 +34,106 @@ enum CombiningScalars {
         v < 0x20 || (0x7F...0xAD).contains(v) || v == 0x061C || (0x2000...0x206F).contains(v) || v == 0xFEFF
     }
 
-    /// The last scalar of `count` bytes of valid UTF-8 at `p` (or `previous` when there
-    /// are none) if every scalar there is simple or a mark and no mark follows a scalar
-    /// that may be a control (`previous`, the scalar before them, included); else nil.
-    static func lastOfKnown(_ p: UnsafePointer<UInt8>, _ count: Int, after previous: UInt32?) -> UInt32?? {
+    /// Whether `v` is simple or a mark.
+    @inline(__always)
+    static func isKnown(_ v: UInt32) -> Bool {
+        SimpleScalars.isSimple(v) || isMark(v)
+    }
+
+    /// The characters of `count` bytes of valid UTF-8 at `p` put after the scalar
+    /// `previous` (nil at the text's start, where leading marks are a character of their
+    /// own) if every scalar there is known and no mark follows a scalar that may be a
+    /// control; else nil. Plain ASCII without CR goes 32 or 8 bytes at a time.
+    static func characters(_ p: UnsafePointer<UInt8>, _ count: Int, after previous: UInt32?) -> Int? {
+        var characters = 0
         var last = previous
         var i = 0
         while i < count {
+            if i &+ 32 <= count && SimpleScalars.isPlain(p + i, words: 4) {
+                i &+= 32
+                characters &+= 32
+                last = UInt32(p[i &- 1])
+                continue
+            }
+            if i &+ 8 <= count && SimpleScalars.isPlain(p + i, words: 1) {
+                i &+= 8
+                characters &+= 8
+                last = UInt32(p[i &- 1])
+                continue
+            }
             let (v, length) = SimpleScalars.decode(p + i)
             if isMark(v) {
-                if let last, mayBeControl(last) { return nil }
-            } else if !SimpleScalars.isSimple(v) {
+                if let last {
+                    if mayBeControl(last) { return nil }
+                } else {
+                    characters &+= 1
+                }
+            } else if SimpleScalars.isSimple(v) {
+                characters &+= 1
+            } else {
                 return nil
             }
             last = v
             i &+= length
         }
-        return .some(last)
+        return characters
     }
 
-    /// Where the character starting at `i` ends, before `end`, in known text.
-    @inline(__always)
-    static func characterEnd(_ p: UnsafePointer<UInt8>, from i: Int, before end: Int) -> Int {
-        var j = i &+ SimpleScalars.decode(p + i).length
-        while j < end {
-            let (v, length) = SimpleScalars.decode(p + j)
-            if !isMark(v) { break }
-            j &+= length
+    /// The characters of `count` bytes of known text at `p` that starts a character (or
+    /// the text): its scalars that are not marks, and the marks it starts with.
+    static func characters(known p: UnsafePointer<UInt8>, count: Int) -> Int {
+        var characters = 0
+        var i = 0
+        while i < count {
+            if i &+ 8 <= count && SWAR.load(p + i) & SWAR.highs == 0 {
+                i &+= 8
+                characters &+= 8
+                continue
+            }
+            let (v, length) = SimpleScalars.decode(p + i)
+            if !isMark(v) || i == 0 { characters &+= 1 }
+            i &+= length
         }
-        return j
+        return characters
     }
 
-    /// Where the character ending at `end` starts, not before `start` (a boundary), in
-    /// known text.
+    /// Where the character ending at `end` (> 0, a character boundary) of valid UTF-8 at
+    /// `p` starts, and its last scalar, if it is known: a simple scalar and its marks
+    /// (none after a possible control) after a known scalar, or marks alone at the start.
+    /// Then its start is a boundary whatever follows `end`. Else nil.
     @inline(__always)
-    static func characterStart(_ p: UnsafePointer<UInt8>, before end: Int, from start: Int) -> Int {
+    static func knownCharacter(_ p: UnsafePointer<UInt8>, before end: Int) -> (start: Int, last: UInt32)? {
         var j = SimpleScalars.scalarStart(p, before: end)
-        while j > start && isMark(SimpleScalars.decode(p + j).value) { j = SimpleScalars.scalarStart(p, before: j) }
-        return j
+        let last = SimpleScalars.decode(p + j).value
+        var v = last
+        while isMark(v) {
+            if j == 0 { return (0, last) }
+            j = SimpleScalars.scalarStart(p, before: j)
+            v = SimpleScalars.decode(p + j).value
+        }
+        guard SimpleScalars.isSimple(v), !(isMark(last) && mayBeControl(v)) else { return nil }
+        if j > 0 && !isKnown(SimpleScalars.decode(p + SimpleScalars.scalarStart(p, before: j)).value) { return nil }
+        return (j, last)
+    }
+
+    /// Where the character starting at `start` (< `count`, a character boundary) of valid
+    /// UTF-8 at `p` ends, if it is known: a simple scalar and its marks (none after a
+    /// possible control), before a simple scalar or the end. Then its end is a boundary
+    /// whatever precedes `start`. Else nil.
+    @inline(__always)
+    static func knownCharacter(_ p: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        let (v, length) = SimpleScalars.decode(p + start)
+        guard SimpleScalars.isSimple(v) else { return nil }
+        var end = start &+ length
+        while end < count {
+            let (w, length) = SimpleScalars.decode(p + end)
+            if !isMark(w) {
+                guard SimpleScalars.isSimple(w) else { return nil }
+                break
+            }
+            if mayBeControl(v) { return nil }
+            end &+= length
+        }
+        return end
     }
 }

@@ -53,30 +53,6 @@ enum SimpleScalars {
         isSimple(decode(p + i).value)
     }
 
-    /// The scalars in `count` bytes of valid UTF-8 at `p` if every one is simple, else nil.
-    /// Plain ASCII without CR goes 32 or 8 bytes at a time.
-    static func count(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
-        var scalars = 0
-        var i = 0
-        while i < count {
-            if i &+ 32 <= count && isPlain(p + i, words: 4) {
-                i &+= 32
-                scalars &+= 32
-                continue
-            }
-            if i &+ 8 <= count && isPlain(p + i, words: 1) {
-                i &+= 8
-                scalars &+= 8
-                continue
-            }
-            let (value, length) = decode(p + i)
-            guard isSimple(value) else { return nil }
-            i &+= length
-            scalars &+= 1
-        }
-        return scalars
-    }
-
     /// Whether `count` bytes of valid UTF-8 at `p` hold a regional indicator (U+1F1E6 to
     /// U+1F1FF, F0 9F 87 A6 to F0 9F 87 BF): removing one may pair others differently.
     /// Plain ASCII goes 32 bytes at a time, and any eight bytes without an F0 (where no
@@ -98,7 +74,7 @@ enum SimpleScalars {
 
     /// Whether `words` words at `p` are ASCII (without CR, with `orCR`).
     @inline(__always)
-    private static func isPlain(_ p: UnsafePointer<UInt8>, words: Int, orCR: Bool = true) -> Bool {
+    static func isPlain(_ p: UnsafePointer<UInt8>, words: Int, orCR: Bool = true) -> Bool {
         var flagged: UInt64 = 0
         for k in 0..<words {
             let word = SWAR.load(p + 8 &* k)

@@ -7,7 +7,7 @@ extension TextBuffer {
     /// The edit of a short field: a text and an insertion of plain ASCII without CR or LF
     /// (every byte a character), at most `ShortASCII.capacity` bytes after the edit. Such
     /// strings are held inline in two words, so the edit is a 128-bit splice of them; the
-    /// change is trimmed as `replaceSimpleCharacters` trims it.
+    /// change is trimmed as `replaceKnownCharacters` trims it.
     mutating func replaceShortASCII(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
         guard let t = ShortASCII.words(of: text), let n = ShortASCII.words(of: s) else { return nil }
         let oldBytes = ShortASCII.count(t), insertedBytes = ShortASCII.count(n)
@@ -47,6 +47,7 @@ extension TextBuffer {
     /// character boundaries), rather than built from a substring, which validates it again.
     func text(from lo: Cursor, to hi: Cursor) -> String {
         if lo.index == hi.index { return "" }
+        if lo.offset == 0 && hi.offset == length { return text }
         if let t = ShortASCII.words(of: text), !TextBuffer.hasLineBreak(t) {
             return TextBuffer.string(TextBuffer.prefix(TextBuffer.bytes(t) &>> (8 &* lo.offset), hi.offset - lo.offset),
                                      count: hi.offset - lo.offset)

@@ -4,15 +4,26 @@
 /// counts as one word and one line, as in native password fields, so word and line
 /// motion reveal nothing about where the hidden text has spaces or line breaks.
 extension TextBuffer {
+    /// By a character: a byte where every character is one, a known character
+    /// (`CombiningScalars.knownCharacter`) found from its scalars, else the library's
+    /// grapheme breaking.
     func after(_ c: Cursor) -> Cursor {
         guard c.offset < length else { return c }
         if isOneBytePerCharacter { return Cursor(index(utf8: c.offset + 1), c.offset + 1) }
+        let from = utf8Offset(c.index)
+        if let end = text.utf8.withContiguousStorageIfAvailable({ CombiningScalars.knownCharacter($0.baseAddress!, from: from, count: $0.count) }) ?? nil {
+            return Cursor(index(utf8: end), c.offset + 1)
+        }
         return Cursor(text.index(after: c.index), c.offset + 1)
     }
 
     func before(_ c: Cursor) -> Cursor {
         guard c.offset > 0 else { return c }
         if isOneBytePerCharacter { return Cursor(index(utf8: c.offset - 1), c.offset - 1) }
+        let end = utf8Offset(c.index)
+        if let start = text.utf8.withContiguousStorageIfAvailable({ CombiningScalars.knownCharacter($0.baseAddress!, before: end)?.start }) ?? nil {
+            return Cursor(index(utf8: start), c.offset - 1)
+        }
         return Cursor(text.index(before: c.index), c.offset - 1)
     }
 

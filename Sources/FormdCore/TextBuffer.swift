@@ -38,12 +38,11 @@ public struct TextBuffer: Equatable, Sendable {
 
     /// Replaces `lo..<hi` with `s` and puts the caret after it. Edits among characters of
     /// one scalar each, or of a scalar and combining marks, take shortcuts
-    /// (`TextBuffer+ASCIIEdits.swift`, `TextBuffer+SimpleEdits.swift`,
-    /// `TextBuffer+CombiningEdits.swift`) that give what the general path would.
+    /// (`TextBuffer+ASCIIEdits.swift`, `TextBuffer+KnownEdits.swift`) that give what the
+    /// general path would.
     public mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange {
         if let change = replaceShortASCII(lo, hi, with: s) { return change }
-        if let change = replaceSimpleCharacters(lo, hi, with: s) { return change }
-        if let change = replaceCombiningCharacters(lo, hi, with: s) { return change }
+        if let change = replaceKnownCharacters(lo, hi, with: s) { return change }
         return replaceWalkingClusters(lo, hi, with: s)
     }
 

@@ -47,4 +47,35 @@ final class CombiningScalarsTests: XCTestCase {
             XCTAssertTrue(CombiningScalars.mayBeControl(s.unicodeScalars.first!.value), s.debugDescription)
         }
     }
+
+    /// Known texts (simple scalars and marks, no mark after a control) counted from their
+    /// bytes, after nothing and after a letter (which leading marks join), give the
+    /// library's count.
+    func testKnownTextsAreCountedAsTheLibraryCounts() {
+        var rng = SplitMix64(seed: 0xC4_A5)
+        let pieces: [Unicode.Scalar] = ["a", "b", "e", " ", "é", "日", "Ω", "👍", "\u{301}", "\u{308}", "\u{1F3FD}", "\u{FE0F}",
+                                        "\u{20E3}", "\u{3099}", "\u{E0100}", "\u{1AB0}", "\t", "\n"]
+        var counted = 0
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<rng.next(below: 24) { text.unicodeScalars.append(pieces[rng.next(below: pieces.count)]) }
+            let bytes = Array(text.utf8)
+            let found = bytes.withUnsafeBufferPointer { b in
+                (CombiningScalars.characters(b.baseAddress ?? UnsafePointer(bitPattern: 1)!, b.count, after: nil),
+                 CombiningScalars.characters(b.baseAddress ?? UnsafePointer(bitPattern: 1)!, b.count, after: UInt32(("x" as Unicode.Scalar).value)))
+            }
+            let afterControl = zip(text.unicodeScalars, text.unicodeScalars.dropFirst()).contains { CombiningScalars.mayBeControl($0.value) && CombiningScalars.isMark($1.value) }
+            let context = text.unicodeScalars.map { String($0.value, radix: 16) }.description
+            if afterControl {
+                XCTAssertNil(found.0, context)
+                continue
+            }
+            counted += 1
+            XCTAssertEqual(found.0, text.count, context)
+            XCTAssertEqual(found.1, ("x" + text).count - 1, context)
+            let known = bytes.withUnsafeBufferPointer { b in CombiningScalars.characters(known: b.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: b.count) }
+            XCTAssertEqual(known, text.count, context)
+        }
+        XCTAssertGreaterThan(counted, 5_000)
+    }
 }

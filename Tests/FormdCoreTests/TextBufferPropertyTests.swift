@@ -3,8 +3,8 @@ import FormdTestSupport
 import XCTest
 
 /// `TextBuffer.replace` keeps length, caret and change right without recounting, and takes
-/// shortcuts where every scalar is a character of its own (`TextBuffer+ASCIIEdits.swift`,
-/// `TextBuffer+SimpleEdits.swift`) that must agree with its general path; here thousands of
+/// shortcuts among known scalars (`TextBuffer+ASCIIEdits.swift`, `TextBuffer+KnownEdits.swift`)
+/// that must agree with its general path; here thousands of
 /// random edits over texts that mix plain text (ASCII, or letters, CJK and emoji of several
 /// bytes) with every clustering hazard (CR LF, combining marks, prepended scalars, spacing
 /// marks, emoji modifiers and ZWJ, regional indicators, Hangul jamo, Indic conjuncts) are
@@ -42,8 +42,8 @@ final class TextBufferPropertyTests: XCTestCase {
     }
 
     /// Texts of letters with combining marks, emoji with skin tones and variation
-    /// selectors, controls before marks, and every hazard beside them: the combining path
-    /// (`TextBuffer+CombiningEdits.swift`) must be taken often and agree with the general one.
+    /// selectors, controls before marks, and every hazard beside them: the known path
+    /// (`TextBuffer+KnownEdits.swift`) must be taken often and agree with the general one.
     static let combining = ["a", "e", "\u{301}", "\u{308}", "é", "日", "👍", "\u{1F3FD}", "\u{FE0F}", " ", "\t", "\n", "\u{20E3}", "Ω"]
 
     func testRandomEditsOfCombiningTextsAgreeWithACountFromScratch() {
@@ -52,28 +52,50 @@ final class TextBufferPropertyTests: XCTestCase {
         checkRandomEdits(seed: 0xC0_3, rounds: 500, textPieces: 80, hazardEvery: 20, plain: Self.combining)
     }
 
-    func testTheCombiningPathIsTakenAndAgreesWithTheGeneralPath() {
-        var rng = SplitMix64(seed: 0xC0_4)
+    /// The known path taken on its own, against the general path: short and long texts
+    /// (past the inline splice), of marks, of simple scalars, with hazards among them, and
+    /// whole texts replaced by ones that share a long start or end with them (where the
+    /// change's ends are found far from the edit's).
+    func testTheKnownPathIsTakenAndAgreesWithTheGeneralPath() {
+        checkKnownPath(seed: 0xC0_4, rounds: 4_000, pieces: 12, inserted: 4, hazardEvery: 6, plain: Self.combining, takenAtLeast: 1_300)
+        checkKnownPath(seed: 0xC0_5, rounds: 1_500, pieces: 200, inserted: 6, hazardEvery: 60, plain: Self.combining, takenAtLeast: 300)
+        checkKnownPath(seed: 0xC0_6, rounds: 1_500, pieces: 150, inserted: 6, hazardEvery: 0, plain: Self.simple, takenAtLeast: 1_400)
+        checkKnownPath(seed: 0xC0_7, rounds: 3_000, pieces: 6, inserted: 3, hazardEvery: 0, plain: ["e", "\u{301}", "\t", "é", "👍", "\u{1F3FD}"], takenAtLeast: 1_000)
+    }
+
+    func checkKnownPath(seed: UInt64, rounds: Int, pieces: Int, inserted: Int, hazardEvery: Int, plain: [String], takenAtLeast: Int) {
+        var rng = SplitMix64(seed: seed)
         var taken = 0
-        let rounds = 4_000
         for round in 0..<rounds {
-            let old = randomText(&rng, pieces: rng.next(below: 12), hazardEvery: 6, plain: Self.combining)
+            let old = randomText(&rng, pieces: rng.next(below: pieces), hazardEvery: hazardEvery, plain: plain)
             let n = old.count
-            let a = rng.next(below: n + 1), b = rng.next(below: n + 1)
+            var a = rng.next(below: n + 1), b = rng.next(below: n + 1)
+            var s = randomText(&rng, pieces: rng.next(below: inserted), hazardEvery: hazardEvery, plain: plain)
+            switch rng.next(below: 6) {
+            case 0: (a, b) = (n, n)  // typing at the end
+            case 1: (a, b) = (max(n - 1, 0), n)  // deleting at the end
+            case 2:
+                // The whole text replaced by one that keeps its start or its end, or both.
+                let cut = old.index(old.startIndex, offsetBy: rng.next(below: n + 1))
+                (a, b) = (0, n)
+                s = rng.next(below: 2) == 0 ? String(old[..<cut]) + s : s + String(old[cut...])
+                if rng.next(below: 3) == 0 { s = String(old[..<cut]) + s + String(old[cut...]) }
+            default: break
+            }
             let lo = cursor(old, at: min(a, b)), hi = cursor(old, at: max(a, b))
-            let s = randomText(&rng, pieces: rng.next(below: 4), hazardEvery: 6, plain: Self.combining)
-            var combining = TextBuffer(old), walked = combining
-            guard let change = combining.replaceCombiningCharacters(lo, hi, with: s) else { continue }
+            var known = TextBuffer(old), walked = known
+            guard let change = known.replaceKnownCharacters(lo, hi, with: s) else { continue }
             taken += 1
-            let context = "round \(round): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
+            let context = "seed \(seed) round \(round): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
             let expected = walked.replaceWalkingClusters(lo, hi, with: s)
             XCTAssertEqual(change, expected, context)
             XCTAssertEqual(Array(change.removed.utf8), Array(expected.removed.utf8), context)
             XCTAssertEqual(Array(change.inserted.utf8), Array(expected.inserted.utf8), context)
-            XCTAssertEqual(combining, walked, context)
-            XCTAssertEqual(combining.length, combining.text.count, context)
+            XCTAssertEqual(known, walked, context)
+            XCTAssertEqual(Array(known.text.utf8), Array(walked.text.utf8), context)
+            XCTAssertEqual(known.length, known.text.count, context)
         }
-        XCTAssertGreaterThan(taken, rounds / 3)
+        XCTAssertGreaterThanOrEqual(taken, takenAtLeast, "seed \(seed)")
     }
 
     /// Long texts, all plain ASCII or nearly: past the inline splice's 15 bytes, where the
