@@ -23,9 +23,19 @@ public struct PiecewiseEvent: PiecewiseMessage {
 
     /// Whether `record` is a `submitted` event or a whole form's state that may be
     /// `PiecewiseAnswer.largeBytes` or more (its strings unescaped: a look at the counts).
-    /// Every other event is small or bounded by the line that caused it.
-    @inline(__always)
-    public static func isLarge(_ record: EventRecord) -> Bool {
+    /// Every other event is small or bounded by the line that caused it. Inlined where
+    /// events are written: a look at the kind, and a call to count only for those three.
+    @inline(__always) @inlinable
+    public static func isLarge(_ record: borrowing EventRecord) -> Bool {
+        switch record.event {
+        case .submitted, .formReset, .formDefined: isLargeState(record)
+        default: false
+        }
+    }
+
+    /// `isLarge` of a `submitted` event or a form's state.
+    @usableFromInline
+    static func isLargeState(_ record: EventRecord) -> Bool {
         switch record.event {
         case .submitted(let values, let withheld):
             PiecewiseAnswer.isLarge(items: values.count + withheld.count, bytesEach: 8) {
