@@ -1,3 +1,4 @@
+import CFormdStrings
 import FormdBytes
 
 /// Writes JSON pieces straight into memory the caller has reserved: no capacity or
@@ -273,7 +274,8 @@ public struct JSONCursor {
 
     /// Copies `count` > 0 bytes from `source` to `target` as far as none needs escaping, and
     /// returns how far that is. It may copy further, within `count`: words are stored
-    /// before they are checked, and the escaping writes over the rest.
+    /// before they are checked, and the escaping writes over the rest. Sixteen bytes at a
+    /// time where the processor compares them so (`formd_copy_clean16`), else a word.
     @inline(__always) @usableFromInline
     static func copyClean(_ source: UnsafePointer<UInt8>, count: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
         guard count >= 8 else {
@@ -284,6 +286,9 @@ public struct JSONCursor {
             }
             return clean
         }
+        #if arch(x86_64)
+        if count >= 16 { return formd_copy_clean16(source, count, target) }
+        #endif
         var i = 0
         // Two words a turn: one test of both masks.
         while count &- i >= 16 {
