@@ -9,22 +9,44 @@ public enum MessageWriter {
         w.writeRaw(",\"result\":")
     }
 
-    /// A command's whole response; one with a compact result in one reservation.
-    public static func writeResponse(id: RequestID, _ result: CommandResult, to w: inout JSONWriter) {
+    /// A command's whole response; one with a compact result in one reservation. `newline`
+    /// ends it as NDJSON frames a message.
+    public static func writeResponse(id: RequestID, _ result: CommandResult, to w: inout JSONWriter, newline: Bool = false) {
         guard let bound = ResultEncoder.compactBound(result) else {
             openResponse(id: id, to: &w)
             ResultEncoder.write(result, to: &w)
-            w.writeRaw("}")
+            if newline { w.writeRaw("}\n") } else { w.writeRaw("}") }
             return
         }
+        writeCompact(result, bound: bound, idBound: id.bound, to: &w, newline: newline) { id.write(&$0) }
+    }
+
+    /// `writeResponse` of a compact result (`ResultEncoder.compactBound`) and an id whose
+    /// text a string holds inline, given as that string's two words
+    /// (`ShortUTF8.inlineWords`): a number's literal, or a string to quote.
+    public static func writeResponse(inlineID words: (UInt64, UInt64), quoted: Bool, compact result: CommandResult,
+                                     to w: inout JSONWriter, newline: Bool) {
+        // The words are an inline string's whole value: it holds no reference.
+        let text = unsafeBitCast(words, to: String.self)
+        writeCompact(result, bound: ResultEncoder.compactBound(result)!, idBound: JSONCursor.bound(utf8Count: 15),
+                     to: &w, newline: newline) { c in
+            if quoted { c.string(text) } else { c.number(text) }
+        }
+    }
+
+    /// A response of a compact result, in one reservation; `id` writes the id (at most
+    /// `idBound` bytes).
+    @inline(__always)
+    private static func writeCompact(_ result: CommandResult, bound: Int, idBound: Int, to w: inout JSONWriter, newline: Bool,
+                                     id: (inout JSONCursor) -> Void) {
         let opening: StaticString = "{\"jsonrpc\":\"2.0\",\"id\":", middle: StaticString = ",\"result\":"
-        let reserved = opening.utf8CodeUnitCount + id.bound + middle.utf8CodeUnitCount + bound + 1
+        let reserved = opening.utf8CodeUnitCount + idBound + middle.utf8CodeUnitCount + bound + 2
         var c = w.reserve(reserved)
         c.raw(opening)
-        id.write(&c)
+        id(&c)
         c.raw(middle)
         ResultEncoder.writeCompact(result, &c)
-        c.raw("}")
+        if newline { c.raw("}\n") } else { c.raw("}") }
         w.commit(c, reserved: reserved)
     }
 

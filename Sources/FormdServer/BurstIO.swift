@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormdJSON
 import Synchronization
 
 /// The second thread of a stdio burst, which does the burst's input and output while the
@@ -8,9 +9,10 @@ import Synchronization
 /// the lines (`DecodedLine` needs nothing of the daemon's state) and hands them over in
 /// order; when the input has nothing more ready it hands over its last block.
 ///
-/// It also writes the burst's output: the serving thread hands over its responses with
-/// the events still as records (`HeldOutput`), and this thread encodes, writes and frees
-/// them between reads, so the two cores share the work of a burst about evenly.
+/// It also writes the burst's output: the serving thread hands over its output with the
+/// events still as records and the compact responses still as values (`HeldStretch`), and
+/// this thread encodes, writes and frees them between reads, so the two cores share the
+/// work of a burst about evenly.
 ///
 /// What it has been handed and not yet written is counted (`PendingOutput`): past
 /// `--max-pending-output` the serving thread waits (`waitForRoom`), and this thread reads
@@ -36,15 +38,17 @@ final class BurstIO: @unchecked Sendable {
     /// Blocks the serving thread has taken the lines out of, to hold later blocks' lines.
     private let spent = Mutex<[[DecodedLine]]>([])
     /// The last output written, emptied (`takeSpare`).
-    private let spare = Mutex<HeldOutput?>(nil)
+    private let spare = Mutex<HeldStretch?>(nil)
     /// Output to write, in order; `.done` follows the last.
     private let jobs = Handoff<OutputJob>(capacity: Int.max)
     private enum OutputJob: Sendable {
         /// The output and its `PendingOutput` bytes.
-        case held(HeldOutput, bytes: Int)
+        case held(HeldStretch, bytes: Int)
         case done
     }
     private var out: OutputChannel
+    /// Where a stretch's bytes and held responses are written together (`HeldStretch.write`).
+    private var spliced = JSONWriter()
     private let closedOutput = Atomic<Bool>(false)
     /// `OutputChannel.failure` of this thread's writes, 0 for none.
     private let failedWrite = Atomic<Int32>(0)
@@ -95,7 +99,7 @@ final class BurstIO: @unchecked Sendable {
 
     /// Hands over output to be written after any handed over before; `bytes` is about what
     /// it holds (`EventRecord.heldBytes` for its records).
-    func handOver(_ held: consuming HeldOutput, bytes: Int) {
+    func handOver(_ held: consuming HeldStretch, bytes: Int) {
         pending.add(bytes)
         _ = jobs.put(.held(consume held, bytes: bytes))
         // This thread may be waiting for room in the queue of blocks: it writes this first.
@@ -111,7 +115,7 @@ final class BurstIO: @unchecked Sendable {
     }
 
     /// An output written and emptied here, for the serving thread to hold the next in.
-    func takeSpare() -> HeldOutput? {
+    func takeSpare() -> HeldStretch? {
         spare.withLock { taken in
             defer { taken = nil }
             return taken
@@ -169,11 +173,11 @@ final class BurstIO: @unchecked Sendable {
         case .held(var held, let bytes):
             defer { pending.remove(bytes) }
             guard !out.isClosed else { return true }
-            held.write(to: &out, flushingAt: flushThreshold)
+            held.write(to: &out, flushingAt: flushThreshold, splicingInto: &spliced)
             flushOutput()
             held.removeAll()
             // Moved into the slot, so the serving thread gets the only reference.
-            var emptied: HeldOutput? = consume held
+            var emptied: HeldStretch? = consume held
             spare.withLock { swap(&$0, &emptied) }
             return true
         case .done:

@@ -113,8 +113,9 @@ public struct Daemon: Sendable {
     }
 
     /// Carries out one request: its events, then its response if it has an id, are appended
-    /// to `w` (the events also go to the peers). Returns where the response starts in `w`,
-    /// or nil when there is none, so a batch can move responses into one array. A large
+    /// to `w` (the events also go to the peers), unless the sink holds the response
+    /// (`EventSink.respond`). Returns where the response starts in `w`, or nil when there is
+    /// none there, so a batch can move responses into one array. A large
     /// `getState` or `submit` answer may be streamed (nil) or refused instead
     /// (`ClientState.place`; a `submit`'s before it is carried out).
     private mutating func handle<Peers: EventPeers, Sink: EventSink>(_ envelope: Envelope, client: inout ClientState,
@@ -132,6 +133,8 @@ public struct Daemon: Sendable {
             w.writeRaw("}")
         case .empty:
             MessageWriter.writeResponse(id: id, .done, to: &w)
+        case .held:
+            return nil
         case .command(let result):
             if case .state(let state) = result, PiecewiseAnswer.isLarge(state) {
                 switch client.place(PiecewiseAnswer(id: id, result: .state(state)), batchUsed: batchUsed, limits: limits) {
@@ -171,6 +174,8 @@ public struct Daemon: Sendable {
         case command(CommandResult)
         /// Carried out; its answer is left for the server to stream (`ClientState.streamedAnswer`).
         case streamed
+        /// Carried out; its response is held by the event sink (`EventSink.respond`).
+        case held
         case refused(ProtocolError)
     }
 
@@ -250,7 +255,10 @@ public struct Daemon: Sendable {
                 }
                 sink.emitted(from: start, form: name, for: &client, to: &w)
             }
-            return streamed ? .streamed : .command(result)
+            if streamed { return .streamed }
+            // The response of a single request (a batch's go into its array) may be held.
+            if let id, batchUsed == nil, sink.respond(id: id, result, framing: client.framing, at: &w) { return .held }
+            return .command(result)
         }
     }
 

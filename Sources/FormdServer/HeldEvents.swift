@@ -7,12 +7,14 @@ import FormdProtocol
 /// (`HeldOutput`), which encodes them; without a burst, the server encodes them as it
 /// flushes. Encoding and freeing events would be about a third of the serving thread's
 /// work in a burst of keystrokes, and a large event is streamed in its place, never built whole.
+/// A compact response is held too, as a value (`HeldResponse`), and written with them.
 struct HeldEvents: EventSink {
     var records: [EventRecord] = []
     private var marks: [HeldOutput.Mark] = []
+    private var responses: [HeldResponse] = []
 
-    /// Events held so far.
-    var count: Int { records.count }
+    /// Events and responses held so far.
+    var count: Int { records.count + responses.count }
     /// About the bytes they take (`EventRecord.heldBytes`), for `--max-pending-output`.
     private(set) var bytes = 0
 
@@ -20,8 +22,27 @@ struct HeldEvents: EventSink {
     mutating func removeAll() {
         records.removeAll(keepingCapacity: true)
         marks.removeAll(keepingCapacity: true)
+        responses.removeAll(keepingCapacity: true)
         bytes = 0
     }
+
+    /// Whether `respond` holds the responses it can: the burst's thread has time to spare
+    /// for them (`StdioServer`).
+    var holdsResponses = false
+
+    /// Holds a response of plain bits (`HeldResponse`) while `holdsResponses`, to go at the
+    /// end of `w`; any other is written at once.
+    @inline(__always)
+    mutating func respond(id: RequestID, _ result: CommandResult, framing: Framing, at w: inout JSONWriter) -> Bool {
+        guard holdsResponses,
+              let response = HeldResponse(id: id, result: result, framing: framing, offset: w.count, marksBefore: marks.count) else { return false }
+        responses.append(response)
+        bytes += HeldEvents.responseBytes
+        return true
+    }
+
+    /// About the most bytes a held response takes written (an id of 15 bytes, escaped).
+    private static let responseBytes = 192
 
     /// Holds the events `client` gets (of a client that takes only some, those its rules
     /// let through), marked to go at the end of `w`.
@@ -41,18 +62,21 @@ struct HeldEvents: EventSink {
         bytes += records.heldBytes(from: start)
     }
 
-    /// The output written to `w` and the events held since the last call, in order; `w`
-    /// is left empty. `spare`, an emptied `HeldOutput`, lends its room to what is held next.
-    mutating func take(_ w: inout JSONWriter, reusing spare: consuming HeldOutput?) -> HeldOutput {
+    /// The output written to `w` and the events and responses held since the last call, in
+    /// order; `w` is left empty. `spare`, an emptied `HeldStretch`, lends its room to what is
+    /// held next.
+    mutating func take(_ w: inout JSONWriter, reusing spare: consuming HeldStretch?) -> HeldStretch {
         // The next stretch goes where the spare's was: fresh memory each time would cost
         // the serving thread a page fault every few kilobytes. Without one, it gets room
         // for as much as this stretch took (growing mid-burst copies a list whole).
-        var next = spare ?? HeldOutput(bytes: JSONWriter(reservingCapacity: w.capacity))
-        if next.records.capacity < records.capacity { next.records.reserveCapacity(records.capacity) }
-        if next.marks.capacity < marks.capacity { next.marks.reserveCapacity(marks.capacity) }
-        swap(&next.bytes, &w)
-        swap(&next.records, &records)
-        swap(&next.marks, &marks)
+        var next = spare ?? HeldStretch(output: HeldOutput(bytes: JSONWriter(reservingCapacity: w.capacity)))
+        if next.output.records.capacity < records.capacity { next.output.records.reserveCapacity(records.capacity) }
+        if next.output.marks.capacity < marks.capacity { next.output.marks.reserveCapacity(marks.capacity) }
+        if next.responses.capacity < responses.capacity { next.responses.reserveCapacity(responses.capacity) }
+        swap(&next.output.bytes, &w)
+        swap(&next.output.records, &records)
+        swap(&next.output.marks, &marks)
+        swap(&next.responses, &responses)
         bytes = 0
         return next
     }

@@ -33,8 +33,30 @@ public struct StdioServer {
     /// The event sink: events stay records, for the burst's thread to encode during a
     /// burst, else for `flush` (so a large one can be streamed in its place).
     private var held = HeldEvents()
+    /// When a burst's compact responses are left to its thread to write.
+    var responseHolding = ResponseHolding.whileAhead
+
+    /// When the serving thread leaves a burst block's compact responses to the burst's
+    /// thread to write (`HeldEvents.respond`).
+    enum ResponseHolding {
+        /// While that thread has the next block ready: it would wait for this one anyway,
+        /// so the work evens out between the two.
+        case whileAhead
+        /// Always, or never: for tests, which hold both ways to the same output.
+        case always, never
+
+        func holds(nextBlockReady: Bool) -> Bool {
+            switch self {
+            case .whileAhead: nextBlockReady
+            case .always: true
+            case .never: false
+            }
+        }
+    }
     /// An emptied stretch of held output, lent to the next one `flush` writes.
-    private var spareStretch: HeldOutput? = nil
+    private var spareStretch: HeldStretch? = nil
+    /// Where `flush` writes a stretch's bytes and held responses together.
+    private var spliced = JSONWriter()
     /// Events held for the burst thread before they are handed over even mid-block,
     /// so a block of commands with many events does not pile up records.
     private let heldThreshold = 4096
@@ -111,6 +133,7 @@ public struct StdioServer {
             // could not be written is dropped.
             flush()
             held.removeAll()
+            held.holdsResponses = false
             self.burst = nil
             burst.finish()
             if burst.outputClosed { output.markClosed(failure: burst.outputFailure) }
@@ -118,6 +141,7 @@ public struct StdioServer {
         while var block = burst.blocks.take() {
             // The burst thread reports a signal only after the blocks queued before it.
             guard serving() else { return false }
+            held.holdsResponses = responseHolding.holds(nextBlockReady: !burst.blocks.isEmpty)
             // Once a line stops the conversation, the remaining ones are left unapplied.
             // Each line is moved out of its block, handled, and put back spent: the burst
             // thread frees the lines as it reuses the list for a later block's, which
@@ -166,7 +190,7 @@ public struct StdioServer {
     private mutating func writeHeldEvents() {
         guard held.count > 0 else { return }
         var stretch = held.take(&output.writer, reusing: spareStretch.take())
-        stretch.write(to: &output, flushingAt: flushThreshold)
+        stretch.write(to: &output, flushingAt: flushThreshold, splicingInto: &spliced)
         stretch.removeAll()
         spareStretch = stretch
     }

@@ -41,6 +41,14 @@ final class BurstOutputTests: XCTestCase {
             case 5: lines.append(#" { "id" : \#(n) , "method" : "getState" } "#)
             case 6: lines.append(#"{"id":\#(n),"method":"nope"}"#)
             case 7: lines.append("not json")
+            // Ids of every kind a held response keeps or leaves to be written at once:
+            // strings short and long, beyond ASCII, needing escapes, null, number literals.
+            case 8: lines.append(keystroke(#""id":"k\#(n)","#))
+            case 9: lines.append(keystroke(#""id":"a-request-id-longer-than-fifteen-\#(n)","#))
+            case 10: lines.append(keystroke(#""id":"é\#(n % 100)","#))
+            case 11: lines.append(keystroke(#""id":"q\"\#(n % 100)","#))
+            case 12: lines.append(keystroke(#""id":null,"#))
+            case 13: lines.append(keystroke(#""id":\#(n).5e-3,"#))
             default: lines.append(keystroke(#""id":\#(n),"#))
             }
         }
@@ -49,7 +57,7 @@ final class BurstOutputTests: XCTestCase {
 
     /// The bytes formd's stdio server writes for `input`, read from a file so that every
     /// read fills a block and the burst path serves it.
-    func served(_ input: String) throws -> [UInt8] {
+    func served(_ input: String, holding: StdioServer.ResponseHolding = .whileAhead) throws -> [UInt8] {
         let inPath = NSTemporaryDirectory() + "formd-burst-in-\(getpid())", outPath = NSTemporaryDirectory() + "formd-burst-out-\(getpid())"
         defer { unlink(inPath); unlink(outPath) }
         try Data(input.utf8).write(to: URL(fileURLWithPath: inPath))
@@ -57,6 +65,7 @@ final class BurstOutputTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(inFD, 0)
         XCTAssertGreaterThanOrEqual(outFD, 0)
         var server = StdioServer(session: Session(), input: inFD, output: outFD)
+        server.responseHolding = holding
         server.run()
         close(inFD)
         close(outFD)
@@ -77,17 +86,34 @@ final class BurstOutputTests: XCTestCase {
 
     func testABurstIsAnsweredByteForByteAsLineByLine() throws {
         let lines = Self.lines(count: 30_000, seed: 0xB0B)
-        let output = try served(lines.joined(separator: "\n") + "\n")
-        XCTAssertGreaterThan(output.count, 1 << 20, "several blocks of input and output")
-        XCTAssertEqual(output, answeredOneByOne(lines))
+        let expected = answeredOneByOne(lines)
+        for holding in [StdioServer.ResponseHolding.whileAhead, .always, .never] {
+            let output = try served(lines.joined(separator: "\n") + "\n", holding: holding)
+            XCTAssertGreaterThan(output.count, 1 << 20, "several blocks of input and output")
+            XCTAssertEqual(output, expected, "responses held \(holding)")
+        }
+    }
+
+    /// With `Content-Length` framing, a held response gets its header where the serving
+    /// thread would have written it.
+    func testHeldResponsesAreFramedByContentLength() throws {
+        let framed = Self.lines(count: 8_000, seed: 0xF4A).filter { $0 != "not json" }.map { line in
+            "Content-Length: \(line.utf8.count)\r\n\r\n" + line
+        }.joined()
+        let held = try served(framed, holding: .always), written = try served(framed, holding: .never)
+        XCTAssertGreaterThan(held.count, 1 << 19)
+        XCTAssertTrue(String(decoding: held.prefix(40), as: UTF8.self).hasPrefix("Content-Length: "))
+        XCTAssertEqual(held, written)
     }
 
     func testAShutdownMidBurstWritesEverythingBeforeItAndAppliesNothingAfter() throws {
         var lines = Self.lines(count: 20_000, seed: 0x5EED)
         lines.insert(#"{"id":"bye","method":"shutdown"}"#, at: 12_345)
-        let output = try served(lines.joined(separator: "\n") + "\n")
         let expected = answeredOneByOne(lines)
         XCTAssertTrue(String(decoding: expected.suffix(60), as: UTF8.self).hasSuffix(#"{"jsonrpc":"2.0","id":"bye","result":{}}"# + "\n"))
-        XCTAssertEqual(output, expected)
+        for holding in [StdioServer.ResponseHolding.whileAhead, .always] {
+            let output = try served(lines.joined(separator: "\n") + "\n", holding: holding)
+            XCTAssertEqual(output, expected, "responses held \(holding)")
+        }
     }
 }
