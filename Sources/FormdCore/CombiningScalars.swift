@@ -1,4 +1,7 @@
 import FormdBytes
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Texts of simple scalars (`SimpleScalars`) and the marks that join them (`isMark`):
 /// accented letters written with combining marks ("e\u{301}"), emoji with skin tones
@@ -43,23 +46,21 @@ enum CombiningScalars {
     /// The characters of `count` bytes of valid UTF-8 at `p` put after the scalar
     /// `previous` (nil at the text's start, where leading marks are a character of their
     /// own) if every scalar there is known and no mark follows a scalar that may be a
-    /// control; else nil. Plain ASCII without CR goes 32 or 8 bytes at a time.
+    /// control; else nil. Runs of plain ASCII go a word at a time, and in a long text
+    /// (searched for CR once, by memchr) eight words at a time.
     static func characters(_ p: UnsafePointer<UInt8>, _ count: Int, after previous: UInt32?) -> Int? {
+        let long = count >= 64
+        if long && memchr(p, 0x0D, count) != nil { return nil }
         var characters = 0
         var last = previous
         var i = 0
         while i < count {
-            if i &+ 32 <= count && SimpleScalars.isPlain(p + i, words: 4) {
-                i &+= 32
-                characters &+= 32
+            let run = SimpleScalars.plainRun(p + i, count &- i, withoutCR: long)
+            if run > 0 {
+                i &+= run
+                characters &+= run
                 last = UInt32(p[i &- 1])
-                continue
-            }
-            if i &+ 8 <= count && SimpleScalars.isPlain(p + i, words: 1) {
-                i &+= 8
-                characters &+= 8
-                last = UInt32(p[i &- 1])
-                continue
+                if i == count { break }
             }
             let (v, length) = SimpleScalars.decode(p + i)
             if isMark(v) {

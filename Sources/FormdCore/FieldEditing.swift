@@ -11,17 +11,18 @@ extension Form {
     /// hidden text: there every edit but inserting nothing at the caret is one, with its
     /// undo step and `textChanged`.
     mutating func applyEdit(_ i: Int, _ lo: Cursor, _ hi: Cursor, _ s: String, kind: EditHistory.Kind?) {
-        let b = fields[i].buffer
-        if b.holds(s, from: lo, to: hi) && (s.isEmpty || !fields[i].attributes.masksText) {
-            if b.anchor != hi || b.head != hi { setSelection(i, anchor: hi, head: hi) }
+        if fields[i].buffer.holds(s, from: lo, to: hi) && (s.isEmpty || !fields[i].attributes.masksText) {
+            if fields[i].buffer.anchor != hi || fields[i].buffer.head != hi { setSelection(i, anchor: hi, head: hi) }
             return
         }
         let (change, validityChanged) = replaceText(i, lo, hi, with: s, kind: kind)
         emitTextChanged(i, consume change, validityChanged: validityChanged)
     }
 
-    // These read `fields[i]` member by member: binding the whole field to a constant
-    // would copy it (a retain for each of its strings and arrays) on every keystroke. The
+    // These read `fields[i]` member by member: binding the whole field (or its buffer) to a
+    // constant would copy it (a retain for each of its strings and arrays) on every
+    // keystroke, and a copy of the buffer alive during the edit makes the text's storage
+    // shared, so the edit copies the whole text instead of splicing it in place. The
     // change is consumed: its strings move into the event.
     mutating func emitTextChanged(_ i: Int, _ change: consuming CharacterChange, validityChanged: Bool = false) {
         emit(fields[i].textChanged(consume change, encoding))
@@ -55,19 +56,19 @@ extension Form {
 
     /// `setText`: the whole text at once, caret at the end; one undo step.
     mutating func setText(_ i: Int, _ text: String) -> CommandResult {
-        let b = fields[i].buffer
-        if let reason = refusal(i, replacing: b.start, b.end, with: text) { return reject(i, reason) }
+        let start = fields[i].buffer.start, end = fields[i].buffer.end
+        if let reason = refusal(i, replacing: start, end, with: text) { return reject(i, reason) }
         // Compared by bytes in applyEdit: a decomposed "é" replacing a composed one is a change.
-        applyEdit(i, b.start, b.end, text, kind: .other)
+        applyEdit(i, start, end, text, kind: .other)
         return .edit(applied: true, reason: nil)
     }
 
     /// `insertText`: typing. Replaces the selection; consecutive inserts are one undo
     /// step; with `autoAdvance`, filling `maxLength` moves focus on.
     mutating func insertText(_ i: Int, _ text: String) -> CommandResult {
-        let b = fields[i].buffer
-        if let reason = refusal(i, replacing: b.lower, b.upper, with: text) { return reject(i, reason) }
-        applyEdit(i, b.lower, b.upper, text, kind: .typing)
+        let lower = fields[i].buffer.lower, upper = fields[i].buffer.upper
+        if let reason = refusal(i, replacing: lower, upper, with: text) { return reject(i, reason) }
+        applyEdit(i, lower, upper, text, kind: .typing)
         advanceIfFilled(i)
         return .edit(applied: true, reason: nil)
     }
@@ -97,32 +98,45 @@ extension Form {
     mutating func delete(_ i: Int, direction: DeleteDirection, unit: TextUnit) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
         if direction == .backward { emit(.deletePressed(field: fields[i].id, textBefore: fields[i].display)) }
-        let b = fields[i].buffer
-        if b.hasSelection {
-            applyEdit(i, b.lower, b.upper, "", kind: .other)
+        let range: (Cursor, Cursor)
+        switch deletion(i, direction: direction, unit: unit) {
+        case .selection(let lower, let upper):
+            applyEdit(i, lower, upper, "", kind: .other)
             return .edit(applied: true, reason: nil)
-        }
-        if b.length == 0 {
+        case .empty:
             let result = reject(i, .empty)
             if direction == .backward && fields[i].attributes.deleteOnEmpty == .focusPrevious,
                let p = previousFocusable(before: i) {
                 moveFocus(to: p)
             }
             return result
-        }
-        let masked = fields[i].attributes.masksText
-        let range: (Cursor, Cursor)
-        switch (direction, unit) {
-        case (.backward, .character): range = (b.before(b.head), b.head)
-        case (.backward, .word): range = (b.wordStart(before: b.head, masked: masked), b.head)
-        case (.backward, .line): range = (b.lineStart(before: b.head, masked: masked), b.head)
-        case (.forward, .character): range = (b.head, b.after(b.head))
-        case (.forward, .word): range = (b.head, b.wordEnd(after: b.head, masked: masked))
-        case (.forward, .line): range = (b.head, b.lineEnd(after: b.head, masked: masked))
+        case .range(let lower, let upper):
+            range = (lower, upper)
         }
         if range.0 == range.1 { return reject(i, .boundary) }
         applyEdit(i, range.0, range.1, "", kind: (direction, unit) == (.backward, .character) ? .deleting : .other)
         return .edit(applied: true, reason: nil)
+    }
+
+    /// What `delete` removes from field `i`: its selection, nothing from an empty text,
+    /// else the unit in `direction` (which may be empty, at a boundary).
+    private func deletion(_ i: Int, direction: DeleteDirection, unit: TextUnit) -> Deletion {
+        let b = fields[i].buffer
+        if b.hasSelection { return .selection(b.lower, b.upper) }
+        if b.length == 0 { return .empty }
+        let masked = fields[i].attributes.masksText
+        switch (direction, unit) {
+        case (.backward, .character): return .range(b.before(b.head), b.head)
+        case (.backward, .word): return .range(b.wordStart(before: b.head, masked: masked), b.head)
+        case (.backward, .line): return .range(b.lineStart(before: b.head, masked: masked), b.head)
+        case (.forward, .character): return .range(b.head, b.after(b.head))
+        case (.forward, .word): return .range(b.head, b.wordEnd(after: b.head, masked: masked))
+        case (.forward, .line): return .range(b.head, b.lineEnd(after: b.head, masked: masked))
+        }
+    }
+
+    private enum Deletion {
+        case selection(Cursor, Cursor), empty, range(Cursor, Cursor)
     }
 
     /// Rule 4: Return, then the field's `returnAction`.

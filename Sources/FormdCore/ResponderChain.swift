@@ -36,8 +36,7 @@ extension Form {
                 emit(.fieldChanged(field: fields[t].id, changes: FieldChanges(visited: true)))
             }
             if fields[t].attributes.clearsOnBeginEditing && fields[t].length > 0 {
-                let b = fields[t].buffer
-                applyEdit(t, b.start, b.end, "", kind: .other)
+                applyEdit(t, fields[t].buffer.start, fields[t].buffer.end, "", kind: .other)
             }
         }
         emit(.focusChanged(from: old.map { fields[$0].id }, to: target.map { fields[$0].id }))

@@ -1,4 +1,7 @@
 import FormdBytes
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Scalars that form a character on their own beside each other: between two of them
 /// there is always a grapheme cluster boundary, so a text of them has as many characters
@@ -55,26 +58,32 @@ enum SimpleScalars {
 
     /// Whether `count` bytes of valid UTF-8 at `p` hold a regional indicator (U+1F1E6 to
     /// U+1F1FF, F0 9F 87 A6 to F0 9F 87 BF): removing one may pair others differently.
-    /// Plain ASCII goes 32 bytes at a time, and any eight bytes without an F0 (where no
-    /// four-byte scalar starts) at once.
+    /// Only a byte F0 starts one (and any four-byte scalar): memchr finds them.
     static func hasRegionalIndicator(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         var i = 0
-        while i < count {
-            if i &+ 32 <= count && isPlain(p + i, words: 4, orCR: false) {
-                i &+= 32
-            } else if i &+ 8 <= count && SWAR.bytesEqual(SWAR.load(p + i), 0xF0) == 0 {
-                i &+= 8
-            } else {
-                if p[i] == 0xF0 && p[i &+ 1] == 0x9F && p[i &+ 2] == 0x87 && p[i &+ 3] >= 0xA6 { return true }
-                i &+= 1
-            }
+        while i < count, let hit = memchr(p + i, 0xF0, count &- i) {
+            let j = UnsafeRawPointer(hit) - UnsafeRawPointer(p)
+            if p[j &+ 1] == 0x9F && p[j &+ 2] == 0x87 && p[j &+ 3] >= 0xA6 { return true }
+            i = j &+ 4
         }
         return false
     }
 
+    /// How many bytes at `p` (of `count`) are plain ASCII without CR before anything
+    /// else, a word at a time; eight words at a time `withoutCR` (known absent).
+    @inline(__always)
+    static func plainRun(_ p: UnsafePointer<UInt8>, _ count: Int, withoutCR: Bool) -> Int {
+        var i = 0
+        if withoutCR {
+            while i &+ 64 <= count && isPlain(p + i, words: 8, orCR: false) { i &+= 64 }
+        }
+        while i &+ 8 <= count && isPlain(p + i, words: 1, orCR: !withoutCR) { i &+= 8 }
+        return i
+    }
+
     /// Whether `words` words at `p` are ASCII (without CR, with `orCR`).
     @inline(__always)
-    static func isPlain(_ p: UnsafePointer<UInt8>, words: Int, orCR: Bool = true) -> Bool {
+    private static func isPlain(_ p: UnsafePointer<UInt8>, words: Int, orCR: Bool = true) -> Bool {
         var flagged: UInt64 = 0
         for k in 0..<words {
             let word = SWAR.load(p + 8 &* k)

@@ -78,4 +78,23 @@ final class CombiningScalarsTests: XCTestCase {
         }
         XCTAssertGreaterThan(counted, 5_000)
     }
+
+    /// Long texts (searched for CR at once, their ASCII eight words at a time), mostly
+    /// ASCII with the odd mark, control, CR or letter of several bytes anywhere in them.
+    func testLongTextsAreCountedAsTheLibraryCounts() {
+        var rng = SplitMix64(seed: 0xC4_A6)
+        let rare: [Unicode.Scalar] = ["\u{301}", "é", "日", "👍", "\u{1F3FD}", "\t", "\r", "\u{200D}"]
+        let plain: [Unicode.Scalar] = ["a", "b", "c", "x", "y", "z", " "]
+        for _ in 0..<3_000 {
+            var text = ""
+            for _ in 0..<(64 + rng.next(below: 300)) {
+                text.unicodeScalars.append(rng.next(below: 60) == 0 ? rare[rng.next(below: rare.count)] : plain[rng.next(below: plain.count)])
+            }
+            let found = Array(text.utf8).withUnsafeBufferPointer { CombiningScalars.characters($0.baseAddress!, $0.count, after: nil) }
+            let scalars = Array(text.unicodeScalars)
+            let unknown = scalars.contains { !CombiningScalars.isKnown($0.value) }
+            let afterControl = zip(scalars, scalars.dropFirst()).contains { CombiningScalars.mayBeControl($0.value) && CombiningScalars.isMark($1.value) }
+            XCTAssertEqual(found, unknown || afterControl ? nil : text.count, text.debugDescription)
+        }
+    }
 }
