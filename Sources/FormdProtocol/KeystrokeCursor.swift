@@ -9,22 +9,21 @@ struct KeyLiteral {
     let low: UInt64, high: UInt64
     let lowMask: UInt64, highMask: UInt64
 
-    /// `prefix`, `text` and `suffix`, 16 bytes at most in all.
-    @inline(__always)
+    /// `prefix`, `text` and `suffix`, 16 bytes at most in all. A word's loop each: the
+    /// compiler folds two loops of eight into constants, not one of sixteen.
+    @_transparent
     init(_ prefix: StaticString, _ text: StaticString, _ suffix: StaticString) {
         let m = prefix.utf8CodeUnitCount, n = m + text.utf8CodeUnitCount, total = n + suffix.utf8CodeUnitCount
         var low: UInt64 = 0, high: UInt64 = 0, lowMask: UInt64 = 0, highMask: UInt64 = 0
         var i = 0
+        while i < total && i < 8 {
+            low |= UInt64(i < m ? prefix.utf8Start[i] : i < n ? text.utf8Start[i - m] : suffix.utf8Start[i - n]) << UInt64(8 * i)
+            lowMask |= 0xFF << UInt64(8 * i)
+            i += 1
+        }
         while i < total && i < 16 {
-            let byte = UInt64(i < m ? prefix.utf8Start[i] : i < n ? text.utf8Start[i - m] : suffix.utf8Start[i - n])
-            let shift = UInt64(8 * (i & 7))
-            if i < 8 {
-                low |= byte << shift
-                lowMask |= 0xFF << shift
-            } else {
-                high |= byte << shift
-                highMask |= 0xFF << shift
-            }
+            high |= UInt64(i < m ? prefix.utf8Start[i] : i < n ? text.utf8Start[i - m] : suffix.utf8Start[i - n]) << UInt64(8 * (i - 8))
+            highMask |= 0xFF << UInt64(8 * (i - 8))
             i += 1
         }
         count = total
@@ -43,28 +42,24 @@ struct Window {
         (low, high) = room >= 16 ? (SWAR.load(p), SWAR.load(p + 8)) : SWAR.loadPadded(p, count: room)
     }
 
-    var first: UInt8 { UInt8(truncatingIfNeeded: low) }
-    var second: UInt8 { UInt8(truncatingIfNeeded: low &>> 8) }
-    var third: UInt8 { UInt8(truncatingIfNeeded: low &>> 16) }
+    @inline(__always) var first: UInt8 { UInt8(truncatingIfNeeded: low) }
+    @inline(__always) var second: UInt8 { UInt8(truncatingIfNeeded: low &>> 8) }
+    @inline(__always) var third: UInt8 { UInt8(truncatingIfNeeded: low &>> 16) }
 
     /// Whether these bytes start with `literal`: two masked compares.
-    @inline(__always)
+    @_transparent
     func starts(with literal: KeyLiteral) -> Bool {
         (low ^ literal.low) & literal.lowMask == 0 && (high ^ literal.high) & literal.highMask == 0 && literal.count <= room
     }
 
     /// `method` if these bytes start with its name and closing quote.
-    @inline(__always)
+    @_transparent
     func starts(_ method: KeystrokeMethod) -> KeystrokeMethod? {
-        starts(with: Self.names[method.rawValue]) ? method : nil
+        starts(with: KeyLiteral("", method.spelling, "\"")) ? method : nil
     }
 
-    /// Each method's name and closing quote, made once: the compiler does not fold the
-    /// longer names into constants.
-    private static let names = KeystrokeMethod.allCases.map { KeyLiteral("", $0.spelling, "\"") }
-
     /// `key` if these bytes start with it as `Key.compact` takes it.
-    @inline(__always)
+    @_transparent
     func starts(compact key: KeystrokeMethod.Key) -> KeystrokeMethod.Key? {
         starts(with: KeyLiteral("\"", key.spelling, "\":")) ? key : nil
     }
@@ -82,7 +77,7 @@ struct KeystrokeCursor {
         end = start + count
     }
 
-    var isAtEnd: Bool { p == end }
+    @inline(__always) var isAtEnd: Bool { p == end }
 
     /// Steps over `byte` if it comes next, after any whitespace (which is stepped over
     /// either way). Only a token (a bracket, a colon, a comma, a string's opening quote)
@@ -150,6 +145,14 @@ struct KeystrokeCursor {
         let n = name.utf8CodeUnitCount
         guard end - p > n, p[n] == UInt8(ascii: "\""), (0..<n).allSatisfy({ p[$0] == name.utf8Start[$0] }) else { return false }
         p += n + 1
+        return true
+    }
+
+    /// Steps over `literal` if it comes next, exactly so (no whitespace is stepped over).
+    @_transparent
+    mutating func take(_ literal: KeyLiteral) -> Bool {
+        guard Window(p, end).starts(with: literal) else { return false }
+        p += literal.count
         return true
     }
 

@@ -50,6 +50,7 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
     }
 
     /// The keys the method takes, one bit each (`1 << Key.rawValue`).
+    @inline(__always)
     var keyMask: UInt8 {
         switch self {
         case .insertText, .setText: 0b000111

@@ -44,6 +44,10 @@ private struct ScannedKeystroke {
     /// positions), so it stays in a register.
     @inline(never)
     init?(_ start: UnsafePointer<UInt8>, count: Int) {
+        if let canonical = Self(canonical: start, count: count) {
+            self = canonical
+            return
+        }
         var c = KeystrokeCursor(start, count: count)
         guard c.take(UInt8(ascii: "{")) else { return nil }
         var members: UInt8 = 0
@@ -55,36 +59,71 @@ private struct ScannedKeystroke {
             case .jsonrpc:
                 guard c.take(UInt8(ascii: "\"")), c.takeVersion() else { return nil }
             case .id:
-                if c.take(UInt8(ascii: "\"")) {
-                    guard let value = c.string() else { return nil }
-                    id = .string(value)
-                } else {
-                    guard let literal = c.integer() else { return nil }
-                    id = .number(literal)
-                }
+                guard let value = Self.id(&c) else { return nil }
+                id = value
             case .method:
                 guard c.take(UInt8(ascii: "\"")), let name = c.takeMethod() else { return nil }
                 method = name
             case .params:
-                guard c.take(UInt8(ascii: "{")) else { return nil }
-                if !c.take(UInt8(ascii: "}")) {
-                    repeat {
-                        guard let key = c.takeKey(), params.present & (1 << key.rawValue) == 0,
-                              c.take(UInt8(ascii: "\"")), let value = c.string() else { return nil }
-                        params.set(key, value)
-                    } while c.take(UInt8(ascii: ","))
-                    guard c.take(UInt8(ascii: "}")) else { return nil }
-                }
+                guard c.take(UInt8(ascii: "{")), Self.paramsBody(&c, into: &params) else { return nil }
             }
             guard members & (1 << member.rawValue) == 0 else { return nil }
             members |= 1 << member.rawValue
         } while c.take(UInt8(ascii: ","))
-        guard c.take(UInt8(ascii: "}")) else { return nil }
+        guard c.take(UInt8(ascii: "}")), let method, let scanned = Self(ending: &c, method, id: id, params) else { return nil }
+        self = scanned
+    }
+
+    /// The request as nearly every client writes it, compact and in the order of the
+    /// JSON-RPC spec: `{"jsonrpc":"2.0","id":ID,"method":"NAME","params":{...}}`, read as
+    /// a few two-word compares with no member to look up. Nil for any other line, which
+    /// the general scan then reads from its start.
+    @_transparent
+    private init?(canonical start: UnsafePointer<UInt8>, count: Int) {
+        var c = KeystrokeCursor(start, count: count)
+        guard c.take(KeyLiteral("{\"", "jsonrpc", "\":\"2.0\"")), c.take(KeyLiteral(",\"", "id", "\":")), let id = Self.id(&c),
+              c.take(KeyLiteral(",\"", "method", "\":\"")), let method = c.takeMethod(),
+              c.take(KeyLiteral(",\"", "params", "\":{")) else { return nil }
+        var params = ScannedParams(method, in: start)
+        guard Self.paramsBody(&c, into: &params), c.take(UInt8(ascii: "}")) else { return nil }
+        self.init(ending: &c, method, id: id, params)
+    }
+
+
+    /// The request once its closing brace is taken: nil unless only whitespace follows and
+    /// the method takes every key given.
+    @_transparent
+    private init?(ending c: inout KeystrokeCursor, _ method: KeystrokeMethod, id: ID?, _ params: ScannedParams) {
         c.skipSpace()
-        guard c.isAtEnd, let method, params.present & ~method.keyMask == 0 else { return nil }
-        params.method = method
+        guard c.isAtEnd, params.present & ~method.keyMask == 0 else { return nil }
+        self.id = id
         self.method = method
         self.params = params
+        self.params.method = method
+    }
+
+    /// A request's `id` (after its colon): a string or an integer.
+    @_transparent
+    private static func id(_ c: inout KeystrokeCursor) -> ID? {
+        if c.take(UInt8(ascii: "\"")) {
+            guard let value = c.string() else { return nil }
+            return .string(value)
+        }
+        guard let literal = c.integer() else { return nil }
+        return .number(literal)
+    }
+
+    /// The params' members and closing brace, after the opening one: string values, each
+    /// key at most once.
+    @_transparent
+    private static func paramsBody(_ c: inout KeystrokeCursor, into params: inout ScannedParams) -> Bool {
+        if c.take(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = c.takeKey(), params.present & (1 << key.rawValue) == 0,
+                  c.take(UInt8(ascii: "\"")), let value = c.string() else { return false }
+            params.set(key, value)
+        } while c.take(UInt8(ascii: ","))
+        return c.take(UInt8(ascii: "}"))
     }
 }
 

@@ -121,6 +121,13 @@ final class PlainRequestTests: XCTestCase {
         #"{"id":1,"method":"insertText","params":{"text":"cafe\#u{301}"}}"#,
         #"{"id":"réq-日本-👍🏽","method":"setText","params":{"field":"customer.address.line000082","text":"日本語のテキスト"}}"#,
         #"{"id":"a-request-id-well-past-fifteen-bytes","method":"delete","params":{"field":"ünïcode-fïeld"}}"#,
+        // The canonical order, compact, as most clients write it (read without a member lookup).
+        #"{"jsonrpc":"2.0","id":"req-2","method":"insertText","params":{"field":"customer.address.line000047","text":"e"}}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"delete","params":{"field":"f9","unit":"word"}}"#,
+        #"{"jsonrpc":"2.0","id":4,"method":"pressReturn","params":{"field":"f12"}}"#,
+        #"{"jsonrpc":"2.0","id":5,"method":"demandFocus","params":{"demand":"become","field":"a"}}"#,
+        #"{"jsonrpc":"2.0","id":6,"method":"setText","params":{"field":"f9","text":"日本語のテキスト"}}"#,
+        #"{"jsonrpc":"2.0","id":-7,"method":"delete","params":{}}"# + " \r\n",
     ]
 
     /// Lines the keystroke shortcut leaves to the plain way: escapes, other methods, and
@@ -255,9 +262,12 @@ final class PlainRequestTests: XCTestCase {
         let values = ["direction": ["forward", "backward", "sideways"], "unit": ["character", "word", "line", "paragraph"],
                       "demand": ["become", "resign", "maybe"]]
         var taken = 0
+        let canonicalOrder = ["jsonrpc", "id", "method", "params"]
         for round in 0..<20_000 {
+            // A third of them compact, members in the spec's order, as most clients write them.
+            let canonical = round % 3 == 0
             var out = ""
-            func space() { out += pick(spaces) }
+            func space() { if !canonical { out += pick(spaces) } }
             func token(_ text: String) { space(); out += text }
             func quoted(_ text: String) { token("\"" + text + "\"") }
             func members(_ list: [(String, () -> Void)]) {
@@ -292,6 +302,7 @@ final class PlainRequestTests: XCTestCase {
             if rng.next(below: 10) != 0 { envelope.append(("params", { members(params) })) }
             if rng.next(below: 40) == 0 { envelope.append((pick(["id", "method", "params", "extra"]), { token("1") })) }
             envelope.shuffle(using: &rng)
+            if canonical { envelope.sort { canonicalOrder.firstIndex(of: $0.0) ?? 4 < canonicalOrder.firstIndex(of: $1.0) ?? 4 } }
             members(envelope)
             space()
             var line = Array(out.utf8)
