@@ -102,10 +102,11 @@ struct KeystrokeCursor {
         return true
     }
 
-    /// Steps over JSON whitespace (space, tab, line feed, carriage return).
+    /// Steps over JSON whitespace (space, tab, line feed, carriage return); at the end of
+    /// the line (where a request's last brace nearly always is) without a call.
     @inline(__always)
     mutating func skipSpace() {
-        p = Self.afterSpace(p, end)
+        if p < end { p = Self.afterSpace(p, end) }
     }
 
     /// The first byte from `p` on that is not JSON whitespace. Out of line: compact

@@ -27,6 +27,20 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
         }
 
         var name: String { spelling.description }
+
+        /// The key's bit in a set of keys (`1 << rawValue`), spelt out: in the scan, reading
+        /// `rawValue` is a call.
+        @_transparent
+        var bit: UInt8 {
+            switch self {
+            case .form: 1
+            case .field: 2
+            case .text: 4
+            case .direction: 8
+            case .unit: 16
+            case .demand: 32
+            }
+        }
     }
 
     /// The name as a literal, for matching a request's bytes against (see `Key.spelling`).
@@ -35,6 +49,7 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
 
     /// The name as a string literal, which costs nothing to make or compare (made from
     /// `spelling`, it would be built anew for every request).
+    @inline(__always)
     var name: String { names.name }
 
     /// The name both ways, written once.
@@ -49,7 +64,7 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The keys the method takes, one bit each (`1 << Key.rawValue`).
+    /// The keys the method takes, one bit each (`Key.bit`).
     @inline(__always)
     var keyMask: UInt8 {
         switch self {
@@ -61,7 +76,7 @@ public enum KeystrokeMethod: Int, CaseIterable, Sendable {
     }
 
     /// The keys the method takes, spelt out (for `ParamsReader`'s check and its message).
-    var keyNames: [String] { Key.allCases.filter { keyMask & (1 << $0.rawValue) != 0 }.map(\.name) }
+    var keyNames: [String] { Key.allCases.filter { keyMask & $0.bit != 0 }.map(\.name) }
 
     /// The call for params holding only keys the method takes.
     func call<Params: ParamsSource>(_ r: Params) throws(ProtocolError) -> Call where Params.Key == Key {

@@ -12,9 +12,8 @@ extension Envelope {
     /// method refuses: the plain way then decodes it or words its error, the same as ever.
     public init?(keystroke bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         guard maxDepth >= 2, let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count <= Int(UInt32.max),
-              let scanned = ScannedKeystroke(start, count: bytes.count),
-              let call = try? scanned.method.call(scanned.params) else { return nil }
-        self.init(id: scanned.id?.requestID(inLineFrom: start), method: scanned.method.name, .success(call))
+              let envelope = ScannedKeystroke.envelope(start, count: bytes.count) else { return nil }
+        self = envelope
     }
 }
 
@@ -39,10 +38,19 @@ private struct ScannedKeystroke {
     let method: KeystrokeMethod
     var params: ScannedParams
 
+    /// The request of the line of `count` bytes at `start`, its call made from where the
+    /// scan found its parts: nil unless it is a keystroke request whose params the method
+    /// takes. The scan's result is used where it is made, not handed back and copied.
+    @inline(never)
+    static func envelope(_ start: UnsafePointer<UInt8>, count: Int) -> Envelope? {
+        guard let scanned = ScannedKeystroke(start, count: count), let call = try? scanned.method.call(scanned.params) else { return nil }
+        return Envelope(id: scanned.id?.requestID(inLineFrom: start), method: scanned.method.name, .success(call))
+    }
+
     /// Nil unless the line is a keystroke request whose params the method takes. The cursor
     /// is never handed to a function that is not inlined (its slow paths take and return
     /// positions), so it stays in a register.
-    @inline(never)
+    @inline(__always)
     init?(_ start: UnsafePointer<UInt8>, count: Int) {
         if let canonical = Self(canonical: start, count: count) {
             self = canonical
@@ -67,8 +75,8 @@ private struct ScannedKeystroke {
             case .params:
                 guard c.take(UInt8(ascii: "{")), Self.paramsBody(&c, into: &params) else { return nil }
             }
-            guard members & (1 << member.rawValue) == 0 else { return nil }
-            members |= 1 << member.rawValue
+            guard members & member.bit == 0 else { return nil }
+            members |= member.bit
         } while c.take(UInt8(ascii: ","))
         guard c.take(UInt8(ascii: "}")), let method, let scanned = Self(ending: &c, method, id: id, params) else { return nil }
         self = scanned
@@ -119,7 +127,7 @@ private struct ScannedKeystroke {
     private static func paramsBody(_ c: inout KeystrokeCursor, into params: inout ScannedParams) -> Bool {
         if c.take(UInt8(ascii: "}")) { return true }
         repeat {
-            guard let key = c.takeKey(), params.present & (1 << key.rawValue) == 0,
+            guard let key = c.takeKey(), params.present & key.bit == 0,
                   c.take(UInt8(ascii: "\"")), let value = c.string() else { return false }
             params.set(key, value)
         } while c.take(UInt8(ascii: ","))
@@ -130,6 +138,17 @@ private struct ScannedKeystroke {
 /// A request's members.
 enum RequestMember: Int, CaseIterable {
     case jsonrpc, id, method, params
+
+    /// The member's bit in a set of members (`1 << rawValue`), spelt out as `Key.bit` is.
+    @_transparent
+    var bit: UInt8 {
+        switch self {
+        case .jsonrpc: 1
+        case .id: 2
+        case .method: 4
+        case .params: 8
+        }
+    }
 
     var spelling: StaticString {
         switch self {

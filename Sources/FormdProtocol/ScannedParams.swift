@@ -13,7 +13,7 @@ struct ScannedParams: ParamsSource {
     /// Each key's value by `Key.rawValue`: its offset in the line (low 32 bits) and its byte
     /// count (high 32 bits), for the keys in `present`.
     private var slots: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-    /// The keys given, one bit each (`1 << Key.rawValue`).
+    /// The keys given, one bit each (`Key.bit`).
     private(set) var present: UInt8 = 0
     /// The keys whose value is not all ASCII, one bit each.
     private var beyondASCII: UInt8 = 0
@@ -30,19 +30,19 @@ struct ScannedParams: ParamsSource {
 
     @inline(__always)
     func optionalString(_ key: KeystrokeMethod.Key) -> String? {
-        guard present & (1 << key.rawValue) != 0 else { return nil }
+        guard present & key.bit != 0 else { return nil }
         let slot = self[key]
         return ScannedString(bytes: UnsafeBufferPointer(start: line + Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: slot)),
                                                         count: Int(truncatingIfNeeded: slot &>> 32)),
-                             isASCII: beyondASCII & (1 << key.rawValue) == 0).string(inLineFrom: line)
+                             isASCII: beyondASCII & key.bit == 0).string(inLineFrom: line)
     }
 
     /// Sets `key`, not given before, to `value`, a string within the line.
     @inline(__always)
     mutating func set(_ key: KeystrokeMethod.Key, _ value: ScannedString) {
         self[key] = UInt64(truncatingIfNeeded: value.bytes.baseAddress! - line) | UInt64(truncatingIfNeeded: value.bytes.count) &<< 32
-        present |= 1 << key.rawValue
-        if !value.isASCII { beyondASCII |= 1 << key.rawValue }
+        present |= key.bit
+        if !value.isASCII { beyondASCII |= key.bit }
     }
 
     private subscript(key: KeystrokeMethod.Key) -> UInt64 {

@@ -178,6 +178,13 @@ final class PlainRequestTests: XCTestCase {
         XCTAssertNil(keystroke(Array(Self.keystrokeLines[0].utf8), maxDepth: 1), "params would exceed maxDepth 1")
     }
 
+    /// The scan's sets of keys and members use bits spelt out case by case: each is its
+    /// raw value's bit, distinct from the others'.
+    func testKeyAndMemberBitsAreTheirRawValuesBits() {
+        for key in KeystrokeMethod.Key.allCases { XCTAssertEqual(Int(key.bit), 1 << key.rawValue, key.name) }
+        for member in RequestMember.allCases { XCTAssertEqual(Int(member.bit), 1 << member.rawValue, "\(member)") }
+    }
+
     /// Every start of a keystroke line, cut anywhere (the cursor's words run past the end of
     /// the shorter ones), and each with a byte changed at each place.
     func testCutAndChangedKeystrokesAgree() {
