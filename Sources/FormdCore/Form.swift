@@ -37,11 +37,16 @@ public struct Form: Equatable, Sendable {
 
     /// The index of field `id`, or the protocol's unknown-field error. The field found is
     /// fetched whole as its id is read: the command goes on to read the rest of it.
+    /// (The ids are read through a buffer pointer: a closure capturing the form itself
+    /// would copy it wherever the lookup is not wholly inlined.)
     public func index(of id: String) throws(FormError) -> Int {
-        guard let i = indexByID.position(of: id, idAt: { p in
-            fields.withUnsafeBytes { CacheLines.prefetch($0.baseAddress! + p * MemoryLayout<Field>.stride, count: MemoryLayout<Field>.size) }
-            return fields[p].id
-        }) else { throw .unknownField(field: id, form: name) }
+        let found = fields.withUnsafeBufferPointer { fields in
+            indexByID.position(of: id, idAt: { p in
+                CacheLines.prefetch(UnsafeRawPointer(fields.baseAddress! + p), count: MemoryLayout<Field>.size)
+                return fields[p].id
+            })
+        }
+        guard let i = found else { throw .unknownField(field: id, form: name) }
         return i
     }
 

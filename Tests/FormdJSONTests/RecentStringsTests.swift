@@ -5,7 +5,8 @@ import XCTest
 
 /// `RecentStrings` hands out the very string its bytes make, whether it held it or not:
 /// ids far more than its slots, ids that differ in one byte or only in length, UTF-8
-/// beyond ASCII, and threads each with their own.
+/// beyond ASCII, and threads each with their own; strings that pick the same set of slots
+/// are all kept up to its size, one more evicts the oldest.
 final class RecentStringsTests: XCTestCase {
     static func made(_ bytes: [UInt8]) -> String {
         bytes.withUnsafeBufferPointer { RecentStrings.string(validUTF8: $0.baseAddress!, count: $0.count) }
@@ -34,6 +35,39 @@ final class RecentStringsTests: XCTestCase {
             XCTAssertEqual(Array(string.utf8), id)
             XCTAssertEqual(string, String(decoding: id, as: UTF8.self))
         }
+    }
+
+    /// The same storage, not only equal bytes.
+    static func same(_ a: String, _ b: String) -> Bool {
+        unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+    }
+
+    func testStringsPickingOneSetAreAllKeptAndOneMoreEvictsTheOldest() {
+        // One more id than a set holds, all of one set, found by trying ids as a client
+        // names them.
+        var bySet: [Int: [[UInt8]]] = [:]
+        var n = 0
+        var ids: [[UInt8]] = []
+        while ids.isEmpty {
+            let id = Array("customer.address.line\(n)-of-a-set-test".utf8)
+            n += 1
+            let set = id.withUnsafeBufferPointer { RecentStrings.set(of: RecentStrings.mix($0.baseAddress!, count: id.count)) }
+            bySet[set, default: []].append(id)
+            if bySet[set]!.count == RecentStrings.ways + 1 { ids = bySet[set]! }
+        }
+        let kept = ids.dropLast()
+        let first = kept.map(Self.made)
+        for _ in 0..<3 {
+            for (id, string) in zip(kept, first) { XCTAssertTrue(Self.same(Self.made(id), string)) }
+        }
+        // One more goes in; the oldest goes, the others stay.
+        let last = Self.made(ids.last!)
+        XCTAssertEqual(Array(last.utf8), ids.last!)
+        XCTAssertTrue(Self.same(Self.made(ids.last!), last))
+        for (id, string) in zip(kept, first).dropFirst() { XCTAssertTrue(Self.same(Self.made(id), string)) }
+        let again = Self.made(kept.first!)
+        XCTAssertEqual(again, first[0])
+        XCTAssertFalse(Self.same(again, first[0]), "the oldest was evicted: made anew")
     }
 
     func testEachThreadHasItsOwn() {
