@@ -10,10 +10,14 @@ extension Envelope {
     /// of the work of the plain way (`init(plainRequest:)`); this is the request a daemon
     /// in a keystroke loop sees a million times. Nil for any other line and for params the
     /// method refuses: the plain way then decodes it or words its error, the same as ever.
+    /// The scan is inlined here and its result used where it is made, not handed back and
+    /// copied.
+    @inline(never)
     public init?(keystroke bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         guard maxDepth >= 2, let start = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count <= Int(UInt32.max),
-              let envelope = ScannedKeystroke.envelope(start, count: bytes.count) else { return nil }
-        self = envelope
+              let scanned = ScannedKeystroke(start, count: bytes.count),
+              let call = try? scanned.method.call(scanned.params) else { return nil }
+        self.init(id: scanned.id?.requestID(inLineFrom: start), method: scanned.method.name, .success(call))
     }
 }
 
@@ -37,15 +41,6 @@ private struct ScannedKeystroke {
     var id: ID? = nil
     let method: KeystrokeMethod
     var params: ScannedParams
-
-    /// The request of the line of `count` bytes at `start`, its call made from where the
-    /// scan found its parts: nil unless it is a keystroke request whose params the method
-    /// takes. The scan's result is used where it is made, not handed back and copied.
-    @inline(never)
-    static func envelope(_ start: UnsafePointer<UInt8>, count: Int) -> Envelope? {
-        guard let scanned = ScannedKeystroke(start, count: count), let call = try? scanned.method.call(scanned.params) else { return nil }
-        return Envelope(id: scanned.id?.requestID(inLineFrom: start), method: scanned.method.name, .success(call))
-    }
 
     /// Nil unless the line is a keystroke request whose params the method takes. The cursor
     /// is never handed to a function that is not inlined (its slow paths take and return
