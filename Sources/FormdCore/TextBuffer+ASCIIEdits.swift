@@ -17,8 +17,21 @@ extension TextBuffer {
         guard newBytes <= ShortASCII.capacity, !TextBuffer.hasLineBreak(t), !TextBuffer.hasLineBreak(n) else { return nil }
         let old = TextBuffer.bytes(t), inserted = TextBuffer.bytes(n)
         let new = TextBuffer.prefix(old, loUTF8) | inserted &<< (8 &* loUTF8) | (old &>> (8 &* hiUTF8)) &<< (8 &* (loUTF8 + insertedBytes))
-        // The windows (the edit and a neighbour each side), trimmed of what they share.
         let before = loUTF8 > 0 ? 1 : 0, after = hiUTF8 < oldBytes ? 1 : 0
+        if after == 0 && (loUTF8 == hiUTF8 || insertedBytes == 0) {
+            // Typing or deleting at the end: the windows share the character before and
+            // nothing else, so the change is the edit.
+            let removedCount = hiUTF8 - loUTF8
+            text = TextBuffer.string(new, count: newBytes)
+            length = newBytes
+            anchor = Cursor(index(utf8: newBytes), newBytes)
+            head = anchor
+            return CharacterChange(startOffset: loUTF8, startUTF8: loUTF8,
+                                   removed: removedCount == 0 ? "" : TextBuffer.string(old &>> (8 &* loUTF8), count: removedCount),
+                                   removedCount: removedCount, inserted: s, insertedCount: insertedBytes,
+                                   windowRemoved: before + removedCount, windowInserted: before + insertedBytes)
+        }
+        // The windows (the edit and a neighbour each side), trimmed of what they share.
         let start = loUTF8 - before
         let oldCount = before + hiUTF8 - loUTF8 + after, newCount = before + insertedBytes + after
         let oldWindow = TextBuffer.prefix(old &>> (8 &* start), oldCount), newWindow = TextBuffer.prefix(new &>> (8 &* start), newCount)

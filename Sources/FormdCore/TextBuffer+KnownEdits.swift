@@ -164,18 +164,16 @@ private struct KnownEdit {
     }
 
     /// The new text, `t` (`count` bytes) with `n` (`m` bytes) in place of `lo..<hi`, at
-    /// most `ShortASCII.capacity` bytes, held inline: built from its bytes, cheaper than
-    /// any splice.
+    /// most `ShortASCII.capacity` bytes, held inline: its three pieces loaded as words and
+    /// spliced as one 128-bit number, cheaper than any splice of strings.
     static func inline(_ t: UnsafePointer<UInt8>, _ count: Int, replacing lo: Int, _ hi: Int,
                        with n: UnsafePointer<UInt8>, _ m: Int) -> String {
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { w in
-            let p = w.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            p.initialize(from: t, count: lo)
-            (p + lo).initialize(from: n, count: m)
-            (p + lo + m).initialize(from: t + hi, count: count - hi)
+        func bytes(_ p: UnsafePointer<UInt8>, _ count: Int) -> UInt128 {
+            let (low, high) = SWAR.loadPadded(p, count: count)
+            return UInt128(high) &<< 64 | UInt128(low)
         }
-        return ShortUTF8.string(low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: count - (hi - lo) + m)
+        let v = bytes(t, lo) | bytes(n, m) &<< (8 &* lo) | bytes(t + hi, count - hi) &<< (8 &* (lo + m))
+        return ShortUTF8.string(low: UInt64(truncatingIfNeeded: v), high: UInt64(truncatingIfNeeded: v &>> 64), count: count - (hi - lo) + m)
     }
 }
 
