@@ -33,23 +33,28 @@ public struct StdioServer {
     /// The event sink: events stay records, for the burst's thread to encode during a
     /// burst, else for `flush` (so a large one can be streamed in its place).
     private var held = HeldEvents()
-    /// When a burst's compact responses are left to its thread to write.
-    var responseHolding = ResponseHolding.whileAhead
+    /// How a burst's work is shared between the two threads.
+    var workSharing = WorkSharing.adaptive
 
-    /// When the serving thread leaves a burst block's compact responses to the burst's
-    /// thread to write (`HeldEvents.respond`).
-    enum ResponseHolding {
-        /// While that thread has the next block ready: it would wait for this one anyway,
-        /// so the work evens out between the two.
-        case whileAhead
-        /// Always, or never: for tests, which hold both ways to the same output.
-        case always, never
+    /// Which of the two threads takes the work of a burst block that either can do: its
+    /// compact responses are written by the burst's thread (`HeldEvents.respond`), or its
+    /// spent lines are freed by the serving thread (the burst's thread frees them otherwise,
+    /// as it reuses their list).
+    enum WorkSharing {
+        /// The thread that is ahead: while the burst's thread has the next block ready, it
+        /// would wait for this one anyway, so it takes the responses; while it has none,
+        /// it is behind, so the serving thread frees the lines.
+        case adaptive
+        /// Always one way: for tests, which hold both ways to the same output.
+        case toBurstThread, toServingThread
 
-        func holds(nextBlockReady: Bool) -> Bool {
+        /// Whether the burst's thread takes this block's responses (else the serving
+        /// thread frees its lines).
+        func burstThreadTakes(nextBlockReady: Bool) -> Bool {
             switch self {
-            case .whileAhead: nextBlockReady
-            case .always: true
-            case .never: false
+            case .adaptive: nextBlockReady
+            case .toBurstThread: true
+            case .toServingThread: false
             }
         }
     }
@@ -141,12 +146,13 @@ public struct StdioServer {
         while var block = burst.blocks.take() {
             // The burst thread reports a signal only after the blocks queued before it.
             guard serving() else { return false }
-            held.holdsResponses = responseHolding.holds(nextBlockReady: !burst.blocks.isEmpty)
+            let burstThreadTakes = workSharing.burstThreadTakes(nextBlockReady: !burst.blocks.isEmpty)
+            held.holdsResponses = burstThreadTakes
             // Once a line stops the conversation, the remaining ones are left unapplied.
-            // Each line is moved out of its block, handled, and put back spent: the burst
-            // thread frees the lines as it reuses the list for a later block's, which
-            // evens out the two threads' work.
+            // Each line is moved out of its block, handled, and put back spent, to be freed
+            // here or by the burst thread as it reuses the list for a later block's.
             if !block.lines.handleEach({ handle(spent: $0) }) { return false }
+            if !burstThreadTakes { block.lines.removeAll(keepingCapacity: true) }
             burst.recycle(&block.lines)
             switch block.after {
             case .more:

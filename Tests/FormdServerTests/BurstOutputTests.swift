@@ -57,7 +57,7 @@ final class BurstOutputTests: XCTestCase {
 
     /// The bytes formd's stdio server writes for `input`, read from a file so that every
     /// read fills a block and the burst path serves it.
-    func served(_ input: String, holding: StdioServer.ResponseHolding = .whileAhead) throws -> [UInt8] {
+    func served(_ input: String, sharing: StdioServer.WorkSharing = .adaptive) throws -> [UInt8] {
         let inPath = NSTemporaryDirectory() + "formd-burst-in-\(getpid())", outPath = NSTemporaryDirectory() + "formd-burst-out-\(getpid())"
         defer { unlink(inPath); unlink(outPath) }
         try Data(input.utf8).write(to: URL(fileURLWithPath: inPath))
@@ -65,7 +65,7 @@ final class BurstOutputTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(inFD, 0)
         XCTAssertGreaterThanOrEqual(outFD, 0)
         var server = StdioServer(session: Session(), input: inFD, output: outFD)
-        server.responseHolding = holding
+        server.workSharing = sharing
         server.run()
         close(inFD)
         close(outFD)
@@ -87,10 +87,10 @@ final class BurstOutputTests: XCTestCase {
     func testABurstIsAnsweredByteForByteAsLineByLine() throws {
         let lines = Self.lines(count: 30_000, seed: 0xB0B)
         let expected = answeredOneByOne(lines)
-        for holding in [StdioServer.ResponseHolding.whileAhead, .always, .never] {
-            let output = try served(lines.joined(separator: "\n") + "\n", holding: holding)
+        for sharing in [StdioServer.WorkSharing.adaptive, .toBurstThread, .toServingThread] {
+            let output = try served(lines.joined(separator: "\n") + "\n", sharing: sharing)
             XCTAssertGreaterThan(output.count, 1 << 20, "several blocks of input and output")
-            XCTAssertEqual(output, expected, "responses held \(holding)")
+            XCTAssertEqual(output, expected, "work shared \(sharing)")
         }
     }
 
@@ -100,7 +100,7 @@ final class BurstOutputTests: XCTestCase {
         let framed = Self.lines(count: 8_000, seed: 0xF4A).filter { $0 != "not json" }.map { line in
             "Content-Length: \(line.utf8.count)\r\n\r\n" + line
         }.joined()
-        let held = try served(framed, holding: .always), written = try served(framed, holding: .never)
+        let held = try served(framed, sharing: .toBurstThread), written = try served(framed, sharing: .toServingThread)
         XCTAssertGreaterThan(held.count, 1 << 19)
         XCTAssertTrue(String(decoding: held.prefix(40), as: UTF8.self).hasPrefix("Content-Length: "))
         XCTAssertEqual(held, written)
@@ -111,9 +111,9 @@ final class BurstOutputTests: XCTestCase {
         lines.insert(#"{"id":"bye","method":"shutdown"}"#, at: 12_345)
         let expected = answeredOneByOne(lines)
         XCTAssertTrue(String(decoding: expected.suffix(60), as: UTF8.self).hasSuffix(#"{"jsonrpc":"2.0","id":"bye","result":{}}"# + "\n"))
-        for holding in [StdioServer.ResponseHolding.whileAhead, .always] {
-            let output = try served(lines.joined(separator: "\n") + "\n", holding: holding)
-            XCTAssertEqual(output, expected, "responses held \(holding)")
+        for sharing in [StdioServer.WorkSharing.adaptive, .toBurstThread, .toServingThread] {
+            let output = try served(lines.joined(separator: "\n") + "\n", sharing: sharing)
+            XCTAssertEqual(output, expected, "work shared \(sharing)")
         }
     }
 }
