@@ -191,7 +191,7 @@ public struct JSONCursor {
     }
 
     /// `s` quoted, or `null`; needs `bound(s ?? "")` bytes of room.
-    @inlinable
+    @inline(__always) @inlinable
     public mutating func optionalString(_ s: String?) {
         if let s { string(s) } else { raw("null") }
     }

@@ -26,11 +26,11 @@ public enum EventEncoder {
         switch record.event {
         case .textChanged(let id, let text, let length, let edit, let selection):
             let full = textSync == .full
-            var bound = opening(record, .textChanged) + JSONCursor.room(",\"field\":", ",\"length\":", ",\"edit\":{\"start\":", ",\"end\":", ",\"text\":", "}}")
-                + FieldEncoder.rangeRoom(opening: "},\"selection\":{\"start\":") + JSONCursor.bound(id) + JSONCursor.bound(edit.text) + 3 * int
+            var bound = opening(record, .textChanged) &+ JSONCursor.room(",\"field\":", ",\"length\":", ",\"edit\":{\"start\":", ",\"end\":", ",\"text\":", "}}")
+                &+ FieldEncoder.rangeRoom(opening: "},\"selection\":{\"start\":") &+ JSONCursor.bound(id) &+ JSONCursor.bound(edit.text) &+ 3 &* int
             if full {
-                bound += JSONCursor.room(",\"text\":", ",\"display\":")
-                    + (text.map { 2 * JSONCursor.bound($0) } ?? FieldEncoder.maskBound(length: length))
+                bound &+= JSONCursor.room(",\"text\":", ",\"display\":")
+                    &+ (text.map { 2 &* JSONCursor.bound($0) } ?? FieldEncoder.maskBound(length: length))
             }
             w.write(upTo: bound) { c in
                 open(record, .textChanged, &seqs, &c)
@@ -51,16 +51,16 @@ public enum EventEncoder {
                 close(newline, &c)
             }
         case .selectionChanged(let id, let selection):
-            w.write(upTo: opening(record, .selectionChanged) + JSONCursor.room(",\"field\":", "}}")
-                    + FieldEncoder.rangeRoom(opening: ",\"selection\":{\"start\":") + JSONCursor.bound(id)) { c in
+            w.write(upTo: opening(record, .selectionChanged) &+ JSONCursor.room(",\"field\":", "}}")
+                    &+ FieldEncoder.rangeRoom(opening: ",\"selection\":{\"start\":") &+ JSONCursor.bound(id)) { c in
                 open(record, .selectionChanged, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 FieldEncoder.range(selection, opening: ",\"selection\":{\"start\":", &c)
                 close(newline, &c)
             }
         case .responderChanged(let id, let isFirst):
-            w.write(upTo: opening(record, .responderChanged) + JSONCursor.room(",\"field\":", ",\"isFirstResponder\":false}}")
-                    + JSONCursor.bound(id)) { c in
+            w.write(upTo: opening(record, .responderChanged) &+ JSONCursor.room(",\"field\":", ",\"isFirstResponder\":false}}")
+                    &+ JSONCursor.bound(id)) { c in
                 open(record, .responderChanged, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 // Each branch a constant: a literal chosen at run time is copied by a call.
@@ -68,16 +68,16 @@ public enum EventEncoder {
                 close(newline, &c)
             }
         case .focusChanged(let from, let to):
-            w.write(upTo: opening(record, .focusChanged) + JSONCursor.room(",\"from\":", ",\"to\":", "}}")
-                    + JSONCursor.bound(from ?? "null") + JSONCursor.bound(to ?? "null")) { c in
+            w.write(upTo: opening(record, .focusChanged) &+ JSONCursor.room(",\"from\":", ",\"to\":", "}}")
+                    &+ JSONCursor.bound(from ?? "null") &+ JSONCursor.bound(to ?? "null")) { c in
                 open(record, .focusChanged, &seqs, &c)
                 c.raw(",\"from\":"); c.optionalString(from)
                 c.raw(",\"to\":"); c.optionalString(to)
                 close(newline, &c)
             }
         case .demandChanged(let id, let demand, let outcome):
-            w.write(upTo: opening(record, .demandChanged) + JSONCursor.room(",\"field\":", ",\"demand\":", ",\"outcome\":", "}}")
-                    + JSONCursor.bound(id) + JSONCursor.bound(demand?.rawValue ?? "null") + JSONCursor.bound(outcome.rawValue)) { c in
+            w.write(upTo: opening(record, .demandChanged) &+ JSONCursor.room(",\"field\":", ",\"demand\":", ",\"outcome\":", "}}")
+                    &+ JSONCursor.bound(id) &+ JSONCursor.bound(demand?.rawValue ?? "null") &+ JSONCursor.bound(outcome.rawValue)) { c in
                 open(record, .demandChanged, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 c.raw(",\"demand\":"); c.optionalString(demand?.rawValue)
@@ -91,7 +91,7 @@ public enum EventEncoder {
         case .changeRejected(let id, let reason):
             writeFieldAnd(newline, &seqs, ",\"reason\":", reason.rawValue, id: id, record, .changeRejected, to: &w)
         case .fieldRemoved(let id):
-            w.write(upTo: opening(record, .fieldRemoved) + JSONCursor.room(",\"field\":", "}}") + JSONCursor.bound(id)) { c in
+            w.write(upTo: opening(record, .fieldRemoved) &+ JSONCursor.room(",\"field\":", "}}") &+ JSONCursor.bound(id)) { c in
                 open(record, .fieldRemoved, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 close(newline, &c)
@@ -107,7 +107,7 @@ public enum EventEncoder {
             w.writeInt(index, after: ",\"index\":")
             close(newline, &w)
         case .fieldChanged(let id, let changes):
-            w.write(upTo: opening(record, .fieldChanged) + JSONCursor.room(",\"field\":", ",\"changes\":") + JSONCursor.bound(id)) { c in
+            w.write(upTo: opening(record, .fieldChanged) &+ JSONCursor.room(",\"field\":", ",\"changes\":") &+ JSONCursor.bound(id)) { c in
                 open(record, .fieldChanged, &seqs, &c)
                 c.raw(",\"field\":"); c.string(id)
                 c.raw(",\"changes\":")
@@ -137,7 +137,7 @@ public enum EventEncoder {
     @inline(__always)
     static func opening(_ record: EventRecord, _ name: EventName) -> Int {
         JSONCursor.room("{\"jsonrpc\":\"2.0\",\"method\":\"", "\",\"params\":{\"form\":\"default\"", ",\"seq\":", "\n")
-            + name.spelling.utf8CodeUnitCount + JSONCursor.bound(record.form) + JSONCursor.intBound
+            &+ name.spelling.utf8CodeUnitCount &+ JSONCursor.bound(record.form) &+ JSONCursor.intBound
     }
 
     /// `{"jsonrpc":"2.0","method":NAME,"params":{"form":FORM,"seq":SEQ`. Inlined into each
@@ -175,10 +175,11 @@ public enum EventEncoder {
         if newline { w.writeRaw("}}\n") } else { w.writeRaw("}}") }
     }
 
-    /// An event of a field and one string member.
+    /// An event of a field and one string member; inlined, so the key is a constant.
+    @inline(__always)
     private static func writeFieldAnd(_ newline: Bool, _ seqs: inout DecimalCounter, _ key: StaticString, _ value: String, id: String, _ record: EventRecord, _ name: EventName,
                                       to w: inout JSONWriter) {
-        w.write(upTo: opening(record, name) + JSONCursor.room(",\"field\":", key, "}}") + JSONCursor.bound(id) + JSONCursor.bound(value)) { c in
+        w.write(upTo: opening(record, name) &+ JSONCursor.room(",\"field\":", key, "}}") &+ JSONCursor.bound(id) &+ JSONCursor.bound(value)) { c in
             open(record, name, &seqs, &c)
             c.raw(",\"field\":"); c.string(id)
             c.raw(key); c.string(value)
