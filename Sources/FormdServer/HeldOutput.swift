@@ -27,19 +27,30 @@ struct HeldOutput: Sendable {
         marks.removeAll(keepingCapacity: true)
     }
 
-    /// Appends the output in order to `out`, flushing it whenever `threshold` bytes wait.
+    /// Appends the output in order to `out`, flushing it whenever `threshold` bytes wait,
+    /// and frees the records as it writes them: the list is left empty.
     mutating func write(to out: inout OutputChannel, flushingAt threshold: Int) {
         var from = 0, next = 0
         var seqs = DecimalCounter()
+        // Each record freed once written, where it lies, and the list emptied without a
+        // second pass over it (`forgetFreed`); else the list is emptied the ordinary way.
+        let freeing = records.canForgetFreed()
         for mark in marks {
             bytes.withUnsafeBytes { out.writer.writeRaw(UnsafeRawBufferPointer(rebasing: $0[from..<mark.offset])) }
             from = mark.offset
-            records.forEachInPlace(next..<mark.end) { record in
+            records.forEachInPlace(next..<mark.end, freeing: freeing) { record in
                 out.writeEvent(record, textSync: mark.textSync, framing: mark.framing, seqs: &seqs, flushingAt: threshold)
             }
             next = mark.end
             if out.pendingBytes >= threshold { out.flush() }
         }
         bytes.withUnsafeBytes { out.writer.writeRaw(UnsafeRawBufferPointer(rebasing: $0[from...])) }
+        if freeing {
+            // Every record is behind a mark; any that were not would be freed here.
+            records.forEachInPlace(next..<records.count, freeing: true) { _ in }
+            records.forgetFreed()
+        } else {
+            records.removeAll(keepingCapacity: true)
+        }
     }
 }
