@@ -14,16 +14,20 @@ extension Array where Element == EventRecord {
         }
     }
 
-    /// Whether this list can be emptied without destroying its records (`forgetFreed`):
-    /// its storage holds its count and capacity in the two words before its first record,
-    /// as the library lays an array out. Looked at before any record is freed, so a list
-    /// laid out otherwise is freed the ordinary way.
+    /// Whether this list is worth freeing as it is written (`forEachInPlace(freeing:)`)
+    /// and can then be emptied without destroying its records (`forgetFreed`): its first
+    /// record holds nothing to release (a stream whose ids or texts are held out of line
+    /// holds them in nearly every record, and such a list is destroyed faster in one
+    /// pass), and its storage holds its count and capacity in the two words before its
+    /// first record, as the library lays an array out. Looked at before any record is
+    /// freed, so a list laid out otherwise is freed the ordinary way.
     mutating func canForgetFreed() -> Bool {
         let count = self.count, capacity = self.capacity
         guard count > 0 else { return false }
         return withUnsafeMutableBufferPointer { records in
             let header = UnsafeRawPointer(records.baseAddress!) - 2 * MemoryLayout<Int>.stride
             return header.load(as: Int.self) == count && Int(header.load(fromByteOffset: MemoryLayout<Int>.stride, as: UInt.self) &>> 1) == capacity
+                && EventRecord.releasesNothing(records.baseAddress!)
         }
     }
 
