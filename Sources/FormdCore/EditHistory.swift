@@ -14,10 +14,13 @@ struct EditHistory: Equatable, Sendable {
     var undoTop = -1
     /// The log's number of the record the next redo makes first, or -1.
     var redoTop = -1
+    /// The log's number of the first record of the oldest step that can be undone, or -1
+    /// with none: the step a new one puts out of reach once `count` is at the limit.
+    var bottom = -1
     /// Where the open run goes on: after its typed text, or where its Backspaces began.
     var runEnd = 0
-    /// Steps that can be undone, at most `EngineLimits.maxUndoSteps`: older records of
-    /// the field stay in the log, out of reach, until the log drops them.
+    /// Steps that can be undone, at most `EngineLimits.maxUndoSteps` (the log lets an
+    /// older one go at once), counting steps the budget dropped until the log compacts.
     var count: Int32 = 0
     /// The kind of the open run (`typing` or `deleting`), nil when no run is open.
     var run: Kind? = nil

@@ -4,9 +4,9 @@
 /// until it costs at most seven eighths of it.
 ///
 /// A record costs the bytes it removed and inserted plus `UndoLog.recordOverhead`, from
-/// when it is made until the log drops it; the log adds up each change as it makes it, so
-/// its total is exact after every command, and trimming touches no field: a field's
-/// stacks end where the log no longer holds their records.
+/// when it is made until the log drops it or it goes out of reach; the log adds up each
+/// change as it makes it, so its total is exact after every command, and trimming touches
+/// no field: a field's stacks end where the log no longer holds their records.
 extension FormEngine {
     /// Adds up what form `f`'s command changed in the text held (`TextBudget.swift`), and
     /// trims the history log if the budget is passed.
@@ -24,10 +24,12 @@ extension FormEngine {
         if undoLog.total > limits.maxUndoText { undoLog.drop(toAtMost: limits.maxUndoText - limits.maxUndoText / 8) }
     }
 
-    /// Compacts the history log (`UndoLog.compact`) once enough records were made since
-    /// the last compaction: between commands, when every form holds its fields.
+    /// Cuts off the history log's dead front, and compacts it (`UndoLog.compact`) once
+    /// the dead records behind it outnumber the live ones: between commands, when every
+    /// form holds its fields.
     @inline(__always)
     mutating func compactHistory() {
+        undoLog.trimFront()
         if undoLog.compactionDue { compactHistoryNow() }
     }
 

@@ -2,7 +2,8 @@ import XCTest
 @testable import FormdCore
 
 /// `maxUndoText`: the undo and redo steps of all fields cost at most the budget (a step:
-/// the bytes it removed and inserted, plus 128, from when it is made until it is dropped).
+/// the bytes it removed and inserted, plus 128, from when it is made until it is dropped
+/// or out of reach).
 /// Passing it never refuses an edit: the oldest steps of the whole daemon are dropped until
 /// the histories cost at most 7/8 of it.
 final class HistoryBudgetTests: XCTestCase {
@@ -68,8 +69,7 @@ final class HistoryBudgetTests: XCTestCase {
         // a: 228 (serial 1); b: 228, 328, 328 (serials 2-4), its last two undone (redo
         // holds 4 under 3). A 300-byte text in a (528) makes 1640 > 1200; the goal 1050
         // needs 590 freed: serials 1-3 (784). Serial 3 is the next redo, and a redo step
-        // cannot be made without the ones above it: serial 4 is out of reach with it,
-        // counted until it is dropped in turn.
+        // cannot be made without the ones above it: serial 4 goes with it at once.
         var h = harness(undoText: 1200)
         set(&h, "a", "x", over: nil)
         set(&h, "b", "x", over: nil)
@@ -82,7 +82,7 @@ final class HistoryBudgetTests: XCTestCase {
         h.send(.setText(field: "a", text: long), Self.applied,
                events: [.textChanged(field: "a", text: long, length: 300, edit: TextEdit(0, 100, long), selection: .caret(300))],
                state: { $0["a"].holds(long, length: 300, selection: .caret(300)) })
-        XCTAssertEqual(h.engine.heldHistoryBytes, 528 + 328)
+        XCTAssertEqual(h.engine.heldHistoryBytes, 528)
         h.send(.redo(field: "b"), Self.nothingToRedo, events: [])
         h.send(.undo(field: "b"), Self.nothingToUndo, events: [])
         h.send(.undo(field: "a"), Self.applied,
@@ -115,11 +115,11 @@ final class HistoryBudgetTests: XCTestCase {
         h.run(.undo(field: nil))
         XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 2 + 128, "undo moves the step to redo")
         h.run(.insertText(field: nil, text: "!"))
-        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 128 + 1 + 128, "the cleared redo step counts its 128 until it is dropped, its text let go")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 3 + 128 + 1 + 128, "the cleared redo step no longer counts")
         h.send(.redo(field: "a"), Self.nothingToRedo, events: [])
         h.run(.reset)
         h.run(.setText(field: "b", text: "b"))
-        XCTAssertEqual(h.engine.heldHistoryBytes, 128 + 128 + 128 + 1 + 128, "and so do the steps reset put out of reach")
+        XCTAssertEqual(h.engine.heldHistoryBytes, 1 + 128, "nor do the steps reset put out of reach")
         h.send(.undo(field: "a"), Self.nothingToUndo, events: [])
     }
 
@@ -141,8 +141,8 @@ final class HistoryBudgetTests: XCTestCase {
                state: { $0["a"].holds("hey", length: 3, selection: .caret(3)) })
     }
 
-    /// A forgotten history keeps only its records' 128 each: the text (a secure field's
-    /// too) is let go at once, not when the budget drops the records.
+    /// A forgotten history is let go at once, text (a secure field's too) and count, not
+    /// when the budget drops its records.
     func testForgottenStepsLetTheirTextGoAtOnce() throws {
         var engine = FormEngine()
         let secure = field("pw") { $0.secure = true }
@@ -152,24 +152,26 @@ final class HistoryBudgetTests: XCTestCase {
         _ = try engine.perform(.setText(field: "pw", text: "x"))
         XCTAssertEqual(engine.heldHistoryBytes, 7 + 128 + 7 + 1 + 128)
         _ = try engine.perform(.reset)
-        XCTAssertEqual(engine.heldHistoryBytes, 2 * 128, "a reset field's steps hold no text")
+        XCTAssertEqual(engine.heldHistoryBytes, 0, "a reset field's steps are gone")
+        XCTAssertEqual(engine.undoLog.textHeld, 0, "their text with them")
         XCTAssertEqual(engine.countedHistoryBytes, engine.heldHistoryBytes)
 
         // b: a step undone, then a new one: the redo step's text goes.
         _ = try engine.perform(.setText(field: "b", text: "secret"))
         _ = try engine.perform(.undo(field: "b"))
         _ = try engine.perform(.setText(field: "b", text: "yz"))
-        XCTAssertEqual(engine.heldHistoryBytes, 2 * 128 + 128 + (2 + 128))
+        XCTAssertEqual(engine.heldHistoryBytes, 2 + 128)
 
         // c: removed with its steps.
         _ = try engine.perform(.setText(field: "c", text: "abc"))
         _ = try engine.perform(.removeField("c"))
-        XCTAssertEqual(engine.heldHistoryBytes, 4 * 128 + 2 + 128)
+        XCTAssertEqual(engine.heldHistoryBytes, 2 + 128)
         XCTAssertEqual(engine.countedHistoryBytes, engine.heldHistoryBytes)
 
-        // A form defined anew over b: b's step keeps only its 128.
+        // A form defined anew over b: b's step goes.
         _ = try engine.perform(.defineForm(fields: [field("d")], presets: [:]))
-        XCTAssertEqual(engine.heldHistoryBytes, 5 * 128)
+        XCTAssertEqual(engine.heldHistoryBytes, 0)
+        XCTAssertEqual(engine.undoLog.textHeld, 0)
         XCTAssertEqual(engine.countedHistoryBytes, engine.heldHistoryBytes)
     }
 }

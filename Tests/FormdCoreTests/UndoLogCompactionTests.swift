@@ -46,6 +46,8 @@ final class UndoLogCompactionTests: XCTestCase {
             let context = "seed \(seed), command \(step): \(command) on \(form)"
             XCTAssertEqual(compacting.countedHistoryBytes, compacting.heldHistoryBytes, context)
             XCTAssertEqual(plain.countedHistoryBytes, plain.heldHistoryBytes, context)
+            XCTAssertEqual(compacting.countedHistoryBytes, plain.countedHistoryBytes, context)
+            if step % 32 == 0 { XCTAssertEqual(compacting.undoLog.textHeld, plain.undoLog.textHeld, context) }
             guard compare else { continue }
             XCTAssertEqual(String(describing: a), String(describing: b), context)
             for name in Self.forms {
@@ -67,7 +69,7 @@ final class UndoLogCompactionTests: XCTestCase {
     func testUnderATightBudgetTheCountStaysExact() throws {
         for seed in UInt64(20)...25 {
             try run(seed: seed, limits: EngineLimits(maxUndoSteps: Int(seed % 3) + 1, maxUndoText: 2_000),
-                    commands: 1500, compare: false)
+                    commands: 1500, compare: true)
         }
     }
 

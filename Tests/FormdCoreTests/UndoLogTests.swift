@@ -21,27 +21,31 @@ final class UndoLogTests: XCTestCase {
     /// One field's stacks: steps of records, oldest first; past `limit` the oldest step goes.
     private struct ModelField {
         var undo: [[Record]] = []
-        /// Steps past `limit`: out of reach, still on the field's chain in the log.
-        var pastLimit: [[Record]] = []
         var redo: [[Record]] = []
         var run: (kind: EditHistory.Kind, end: Int)? = nil
     }
 
-    /// Every record ever made, in order, and how many of the first the budget dropped.
+    /// Every record ever made, in order, how many of the first the budget dropped, and
+    /// which died (out of reach: past the limit, a cleared redo stack, a forgotten field).
     private struct Model {
         let limit: Int
         var fields: [ModelField]
         var records: [Record] = []
+        var dead: [Bool] = []
         var dropped = 0
         var total = 0
         var oldest: Int { dropped }
+
+        /// Text bytes of the records that can still be undone or redone: the log holds no other.
+        var textHeld: Int {
+            records.indices.reduce(0) { $0 + (dead[$1] ? 0 : records[$1].removed.utf8.count + records[$1].inserted.utf8.count) }
+        }
 
         /// The records of `step` the log still holds.
         func live(_ step: [Record]) -> [Record] { step.filter { $0.number >= oldest } }
 
         mutating func record(_ f: Int, _ r: Record) {
             releaseRedo(f)
-            fields[f].redo = []
             if limit == 0 {
                 fields[f].run = nil
                 return
@@ -70,35 +74,37 @@ final class UndoLogTests: XCTestCase {
                 }
             }
             fields[f].undo.append([add(r)])
-            if fields[f].undo.count > limit { fields[f].pastLimit.append(fields[f].undo.removeFirst()) }
+            if fields[f].undo.count > limit {
+                // Out of reach at once: its records die, whatever the budget left of them.
+                for r in fields[f].undo.removeFirst() { release(r.number) }
+            }
             fields[f].run = r.kind == .other ? nil : (r.kind, r.kind == .typing ? r.startUTF8 + r.inserted.utf8.count : r.startUTF8)
         }
 
-        /// A cleared or forgotten redo stack lets its text go when its top step is whole
-        /// (the log reaches the rest through it).
+        /// A cleared or forgotten redo stack dies.
         private mutating func releaseRedo(_ f: Int) {
-            guard let top = fields[f].redo.last, live(top).count == top.count else { return }
             for step in fields[f].redo { for r in step { release(r.number) } }
+            fields[f].redo = []
         }
 
-        /// A forgotten field's records keep their 128 until dropped; their text goes.
+        /// A forgotten field's records die at once.
         mutating func forget(_ f: Int) {
-            for step in fields[f].pastLimit + fields[f].undo { for r in step { release(r.number) } }
+            for step in fields[f].undo { for r in step { release(r.number) } }
             releaseRedo(f)
             fields[f] = ModelField()
         }
 
         private mutating func release(_ n: Int) {
-            guard n >= oldest else { return }
-            total -= records[n].removed.utf8.count + records[n].inserted.utf8.count
-            records[n].removed = ""
-            records[n].inserted = ""
+            guard n >= oldest, !dead[n] else { return }
+            total -= records[n].cost
+            dead[n] = true
         }
 
         private mutating func add(_ r: Record) -> Record {
             var r = r
             r.number = records.count
             records.append(r)
+            dead.append(false)
             total += r.cost
             return r
         }
@@ -142,9 +148,14 @@ final class UndoLogTests: XCTestCase {
             return top.reduce(0) { $0 + $1.inserted.utf8.count - $1.removed.utf8.count }
         }
 
+        /// A redo stack whose next step is dropped dies with it.
         mutating func drop(toAtMost goal: Int) {
             while total > goal && dropped < records.count {
-                total -= records[dropped].cost
+                if !dead[dropped] {
+                    total -= records[dropped].cost
+                    dead[dropped] = true
+                    if let f = fields.indices.first(where: { fields[$0].redo.last?.first?.number == dropped }) { releaseRedo(f) }
+                }
                 dropped += 1
             }
         }
@@ -156,20 +167,23 @@ final class UndoLogTests: XCTestCase {
 
     /// Random edits (typing and Backspaces that resume their runs, interleaved across
     /// fields, and other steps), undo, redo, runs closed, fields cleared or replaced
-    /// (reset, removal, redefinition), under tight step limits and budgets.
+    /// (reset, removal, redefinition), under tight step limits and budgets; half the runs
+    /// trim and compact the log after every command, half never do.
     func testTheLogUndoesAndRedoesAsPerFieldStacksWould() {
         for seed: UInt64 in 1...40 {
             var rng = SplitMix64(seed: seed)
             let limit = [0, 1, 2, 3, 5, 100][rng.next(below: 6)]
             let budget = [300, 700, 2_000, 1 << 30][rng.next(below: 4)]
             let fieldCount = 1 + rng.next(below: 4)
-            var log = UndoLog(limit: limit)
+            // Odd seeds cut the dead front and compact whenever they may.
+            var log = UndoLog(limit: limit, compactionFloor: seed % 2 == 1 ? 0 : .max)
             var heads = Array(repeating: EditHistory(), count: fieldCount)
             var model = Model(limit: limit, fields: Array(repeating: ModelField(), count: fieldCount))
             for n in 0..<3_000 {
                 let f = rng.next(below: fieldCount)
                 let label = "seed \(seed), command \(n), field \(f), limit \(limit), budget \(budget)"
-                switch rng.next(below: 20) {
+                let op = rng.next(below: 20)
+                switch op {
                 case 0..<10:
                     let kind = [EditHistory.Kind.typing, .typing, .deleting, .other][rng.next(below: 4)]
                     var start = rng.next(below: 40)
@@ -198,7 +212,10 @@ final class UndoLogTests: XCTestCase {
                 }
                 if log.total > budget { log.drop(toAtMost: budget - budget / 8) }
                 if model.total > budget { model.drop(toAtMost: budget - budget / 8) }
+                log.trimFront()
+                if log.compactionDue { log.compact(fields: fieldCount) { visit in for i in heads.indices { visit(&heads[i]) } } }
                 XCTAssertEqual(log.total, model.total, label)
+                if n % 32 == 0 { XCTAssertEqual(log.textHeld, model.textHeld, label) }
                 XCTAssertEqual(log.recount, log.total, label)
                 XCTAssertLessThanOrEqual(log.total, budget, label)
                 XCTAssertEqual(log.undoGrowth(of: heads[f]), model.undoGrowth(f), label)
@@ -206,6 +223,30 @@ final class UndoLogTests: XCTestCase {
                 if log.total != model.total { return }
             }
         }
+    }
+
+    /// A copy of the log (an engine copied, as a test or a preview does) keeps its records
+    /// however the original changes: the storage is shared only until one of them writes.
+    func testACopyKeepsItsStepsWhateverTheOriginalDoes() {
+        var log = UndoLog(limit: 3, compactionFloor: 0)
+        var h = EditHistory()
+        for i in 0..<5 {
+            log.record(.other, startUTF8: i, removed: "", inserted: "t\(i)", anchorBeforeUTF8: 0, headBeforeUTF8: 0, into: &h)
+        }
+        let (saved, savedHistory) = (log, h)
+        _ = log.popUndo(&h)
+        log.record(.other, startUTF8: 0, removed: "t", inserted: "x", anchorBeforeUTF8: 0, headBeforeUTF8: 0, into: &h)
+        log.drop(toAtMost: 0)
+        log.trimFront()
+        log.compact(fields: 1) { $0(&h) }
+        XCTAssertEqual(log.total, 0)
+        XCTAssertNil(log.popUndo(&h))
+        var copy = saved, copyHistory = savedHistory
+        XCTAssertEqual(copy.total, 3 * (2 + UndoLog.recordOverhead))
+        var undone: [String] = []
+        while let step = copy.popUndo(&copyHistory) { undone.append(step.inserted) }
+        XCTAssertEqual(undone, ["t4", "t3", "t2"])
+        XCTAssertEqual(copy.popRedo(&copyHistory)?.inserted, "t2")
     }
 
     /// Steps past the limit are out of reach at once, whatever the log still holds.
