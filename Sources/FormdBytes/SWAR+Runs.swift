@@ -1,5 +1,5 @@
-/// Runs of bytes eight at a time: how far two byte strings agree, and how many UTF-8
-/// scalars a stretch of valid UTF-8 holds.
+/// Runs of bytes eight at a time: how far two byte strings agree, whether they are equal,
+/// and how many UTF-8 scalars a stretch of valid UTF-8 holds.
 ///
 /// Why: editing a long text compares the old and new text at both ends of the edit and
 /// counts what changed; byte by byte that costs more than the rest of the edit.
@@ -15,6 +15,19 @@ extension SWAR {
         }
         while i < count && a[i] == b[i] { i &+= 1 }
         return i
+    }
+
+    /// Whether the `count` (at least 8) bytes at `a` and `b` are equal: compared eight at a
+    /// time, the last eight overlapping the ones before, without a branch per word.
+    @inlinable @inline(__always)
+    public static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var differ = load(a + (count &- 8)) ^ load(b + (count &- 8))
+        var i = 0
+        while i < count &- 8 {
+            differ |= load(a + i) ^ load(b + i)
+            i &+= 8
+        }
+        return differ == 0
     }
 
     /// How many of the `count` bytes before `aEnd` and `bEnd` are equal, from the end.

@@ -67,7 +67,7 @@ struct FieldIndex: Sendable {
             guard let hash = hash(bytes: query) else { return nil }
             return find(hash) { p in
                 idAt(p).utf8.withContiguousStorageIfAvailable { held in
-                    held.count == query.count && SWAR.commonPrefix(held.baseAddress!, query.baseAddress!, count: query.count) == query.count
+                    held.count == query.count && SWAR.equal(held.baseAddress!, query.baseAddress!, count: query.count)
                 } ?? false
             }
         } ?? nil

@@ -78,19 +78,10 @@ final class RecentStrings {
     @inline(__always)
     static func set(of hash: UInt64) -> Int { Int(truncatingIfNeeded: hash &>> 58) }
 
-    /// Whether `slot` holds the `count` (16...`maxBytes`) bytes at `p`: compared eight at a
-    /// time, the last eight overlapping the ones before.
+    /// Whether `slot` holds the `count` (16...`maxBytes`) bytes at `p`.
     @inline(__always)
     private func holds(_ slot: Int, _ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        guard counts[slot] == count else { return false }
-        let held = UnsafePointer(bytes + slot * Self.maxBytes)
-        var differ = SWAR.load(held + (count &- 8)) ^ SWAR.load(p + (count &- 8))
-        var i = 0
-        while i < count &- 8 {
-            differ |= SWAR.load(held + i) ^ SWAR.load(p + i)
-            i &+= 8
-        }
-        return differ == 0
+        counts[slot] == count && SWAR.equal(bytes + slot * Self.maxBytes, p, count: count)
     }
 
     /// This thread's, made on its first use (held by the thread until it ends).

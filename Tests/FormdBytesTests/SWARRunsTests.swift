@@ -24,6 +24,22 @@ final class SWARRunsTests: XCTestCase {
         }
     }
 
+    func testEqualTellsWhatAByteLoopTells() {
+        var rng = SplitMix64(seed: 0x2F3)
+        for _ in 0..<5_000 {
+            let count = 8 + rng.next(below: 72)
+            let a = (0..<count).map { _ in UInt8(rng.next(below: 256)) }
+            var b = a
+            // Half the time one byte differs, anywhere (the overlapping last word included).
+            if rng.next(below: 2) == 0 { b[rng.next(below: count)] ^= UInt8(1 + rng.next(below: 255)) }
+            a.withUnsafeBufferPointer { pa in
+                b.withUnsafeBufferPointer { pb in
+                    XCTAssertEqual(SWAR.equal(pa.baseAddress!, pb.baseAddress!, count: count), a == b, "\(count) bytes")
+                }
+            }
+        }
+    }
+
     func testScalarCountCountsTheLibrarysScalars() {
         var rng = SplitMix64(seed: 0x2F2)
         let pieces = ["a", "é", "日", "👍", "\u{301}", "\u{10FFFF}", "\u{7F}", "\u{80}"]
