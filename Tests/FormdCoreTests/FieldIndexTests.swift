@@ -44,34 +44,24 @@ final class FieldIndexTests: XCTestCase {
 
     /// Pairs of different short ids whose 32-bit hashes are equal in this process (so the
     /// table can tell them apart only by the field's own id).
-    static let collidingIDs: [String] = {
-        let index = FieldIndex()
-        var seen: [UInt32: String] = [:]
-        var out: [String] = []
-        var n = 0
-        while out.count < 8 {
-            let id = "c\(n)"
-            n += 1
-            let h = index.hash(ShortASCII.words(of: id)!)
-            if let other = seen.updateValue(id, forKey: h) { out += [other, id] }
-        }
-        return out
-    }()
+    static let collidingIDs = colliding { "c\($0)" }
 
     /// The same for ids longer than the inline 15 bytes.
-    static let collidingLongIDs: [String] = {
+    static let collidingLongIDs = colliding { longID($0, length: 27) }
+
+    /// Four pairs of the ids `make` makes whose hashes are equal in this process.
+    static func colliding(_ make: (Int) -> String) -> [String] {
         let index = FieldIndex()
         var seen: [UInt32: String] = [:]
         var out: [String] = []
         var n = 0
         while out.count < 8 {
-            let id = longID(n, length: 27)
+            let id = make(n)
             n += 1
-            let h = hash(of: id, in: index)!
-            if let other = seen.updateValue(id, forKey: h) { out += [other, id] }
+            if let other = seen.updateValue(id, forKey: hash(of: id, in: index)!) { out += [other, id] }
         }
         return out
-    }()
+    }
 
     /// The table's hash of `id` under `index`'s secrets; nil for an id it does not hold.
     static func hash(of id: String, in index: FieldIndex) -> UInt32? {
