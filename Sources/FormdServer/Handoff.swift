@@ -8,7 +8,9 @@ import Synchronization
 /// The consumer spins a little before it sleeps: in a conversation the next request
 /// arrives within microseconds of the last answer, sooner than a sleeping thread can be
 /// woken. Past the spin it waits on a condition variable, so an idle daemon uses no CPU.
-/// A full queue makes the producer wait, which bounds how far it reads ahead.
+/// A full queue makes the producer wait, which bounds how far it reads ahead. A waiting
+/// thread is signalled after the lock is released: woken while it is still held, it would
+/// sleep again at once on the lock (two context switches for one wakeup).
 final class Handoff<Item: Sendable>: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let notEmpty = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -46,11 +48,14 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
     /// only reference, or its first change to what the item holds would copy it whole.
     func put(_ item: consuming Item) -> Bool {
         pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
         while items.count >= capacity && !closed { pthread_cond_wait(notFull, lock) }
-        if closed { return false }
+        if closed {
+            pthread_mutex_unlock(lock)
+            return false
+        }
         items.append(consume item)
         count.store(items.count, ordering: .releasing)
+        pthread_mutex_unlock(lock)
         pthread_cond_signal(notEmpty)
         return true
     }
@@ -63,32 +68,38 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
     /// put, `item` is nil before the consumer can see it.
     func offer(_ item: inout Item?, unless interrupted: () -> Bool) -> Offer {
         pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
         while items.count >= capacity && !closed {
-            if interrupted() { return .interrupted }
+            if interrupted() {
+                pthread_mutex_unlock(lock)
+                return .interrupted
+            }
             pthread_cond_wait(notFull, lock)
         }
-        if closed { return .closed }
+        if closed {
+            pthread_mutex_unlock(lock)
+            return .closed
+        }
         items.append(item.take()!)
         count.store(items.count, ordering: .releasing)
+        pthread_mutex_unlock(lock)
         pthread_cond_signal(notEmpty)
         return .put
     }
 
-    /// Wakes a producer waiting in `offer`, to look at its reason to stop waiting.
+    /// Wakes a producer waiting in `offer`, to look at its reason to stop waiting, which
+    /// the caller changed first: taking the lock, it waits for a producer that looked at the
+    /// reason before the change to be waiting, so the wakeup is not lost.
     func wakeProducer() {
         pthread_mutex_lock(lock)
-        pthread_cond_broadcast(notFull)
         pthread_mutex_unlock(lock)
+        pthread_cond_broadcast(notFull)
     }
 
     /// The oldest item, waiting for one if there is none; nil once the queue is closed.
     func take() -> Item? {
         spinWhileEmpty()
         pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
         while items.isEmpty && !closed { pthread_cond_wait(notEmpty, lock) }
-        if closed { return nil }
         return removeOldest()
     }
 
@@ -96,15 +107,19 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
     func poll() -> Item? {
         if isEmpty { return nil }
         pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if items.isEmpty || closed { return nil }
         return removeOldest()
     }
 
-    /// With `lock` held and an item there.
-    private func removeOldest() -> Item {
+    /// With `lock` held: the oldest item, or nil if there is none or the queue is closed.
+    /// Releases the lock, then wakes a producer waiting for room.
+    private func removeOldest() -> Item? {
+        guard !items.isEmpty && !closed else {
+            pthread_mutex_unlock(lock)
+            return nil
+        }
         let item = items.removeFirst()
         count.store(items.count, ordering: .releasing)
+        pthread_mutex_unlock(lock)
         pthread_cond_signal(notFull)
         return item
     }
@@ -115,9 +130,9 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
         closed = true
         items.removeAll()
         count.store(0, ordering: .releasing)
+        pthread_mutex_unlock(lock)
         pthread_cond_broadcast(notEmpty)
         pthread_cond_broadcast(notFull)
-        pthread_mutex_unlock(lock)
     }
 
     private func spinWhileEmpty() {
