@@ -58,12 +58,29 @@ struct Window {
         starts(with: KeyLiteral("", method.spelling, "\"")) ? method : nil
     }
 
-    /// `key` if these bytes start with it as `Key.compact` takes it.
+    /// `name` if these bytes start with it as a key (`"name":`), with the length taken: the
+    /// key and its value's first byte, written right after the colon (`compact`, as `":{`)
+    /// or after one space (`spaced`, as `": {`), else the key alone. For names of at most
+    /// ten bytes, so the longest fits in the window.
     @_transparent
-    func starts(compact key: KeystrokeMethod.Key) -> KeystrokeMethod.Key? {
-        starts(with: KeyLiteral("\"", key.spelling, "\":")) ? key : nil
+    func key<Name: KeySpelling>(_ name: Name, then compact: StaticString, _ spaced: StaticString) -> (Name, length: Int, opened: Bool)? {
+        let key = name.spelling.utf8CodeUnitCount + 3
+        if starts(with: KeyLiteral("\"", name.spelling, compact)) { return (name, key + 1, true) }
+        if starts(with: KeyLiteral("\"", name.spelling, spaced)) { return (name, key + 2, true) }
+        return starts(with: KeyLiteral("\"", name.spelling, "\":")) ? (name, key, false) : nil
     }
 
+    /// `key(name, ...)` for a key whose value is a string: its opening quote comes with it.
+    @_transparent
+    func stringKey<Name: KeySpelling>(_ name: Name) -> (Name, length: Int, opened: Bool)? {
+        key(name, then: "\":\"", "\": \"")
+    }
+
+}
+
+/// A key a request's scan matches by its spelling.
+protocol KeySpelling {
+    var spelling: StaticString { get }
 }
 
 /// Reads a request's tokens, stepping over JSON whitespace where the caller allows it.
@@ -118,17 +135,18 @@ struct KeystrokeCursor {
         return p
     }
 
-    /// The member whose key comes next, stepped over with its colon.
+    /// The member whose key comes next, stepped over with its colon, and with its value's
+    /// opening token where `RequestMember.compact` takes it (`opened`).
     @_transparent
-    mutating func takeMember() -> RequestMember? {
+    mutating func takeMember() -> (RequestMember, opened: Bool)? {
         if p < end, p.pointee == 0x20 { p += 1 }
-        if let (member, length) = RequestMember.compact(Window(p, end)) {
+        if let (member, length, opened) = RequestMember.compact(Window(p, end)) {
             p += length
-            return member
+            return (member, opened)
         }
         guard let (member, after) = Self.spacedMember(p, end) else { return nil }
         p = after
-        return member
+        return (member, false)
     }
 
     /// `takeMember` where whitespace may come around the key's tokens.
@@ -175,17 +193,18 @@ struct KeystrokeCursor {
         return method
     }
 
-    /// The params key that comes next, stepped over with its colon.
+    /// The params key that comes next, stepped over with its colon, and with its value's
+    /// opening quote where `Key.compact` takes it (`opened`).
     @_transparent
-    mutating func takeKey() -> KeystrokeMethod.Key? {
+    mutating func takeKey() -> (KeystrokeMethod.Key, opened: Bool)? {
         if p < end, p.pointee == 0x20 { p += 1 }
-        if let key = KeystrokeMethod.Key.compact(Window(p, end)) {
-            p += key.compactLength
-            return key
+        if let (key, length, opened) = KeystrokeMethod.Key.compact(Window(p, end)) {
+            p += length
+            return (key, opened)
         }
         guard let (key, after) = Self.spacedKey(p, end) else { return nil }
         p = after
-        return key
+        return (key, false)
     }
 
     /// `takeKey` where whitespace may come around the key's tokens.

@@ -57,18 +57,18 @@ private struct ScannedKeystroke {
         var method: KeystrokeMethod? = nil
         var params = ScannedParams(.insertText, in: start)
         repeat {
-            guard let member = c.takeMember() else { return nil }
+            guard let (member, opened) = c.takeMember() else { return nil }
             switch member {
             case .jsonrpc:
-                guard c.take(UInt8(ascii: "\"")), c.takeVersion() else { return nil }
+                guard opened || (c.take(UInt8(ascii: "\"")) && c.takeVersion()) else { return nil }
             case .id:
                 guard let value = Self.id(&c) else { return nil }
                 id = value
             case .method:
-                guard c.take(UInt8(ascii: "\"")), let name = c.takeMethod() else { return nil }
+                guard opened || c.take(UInt8(ascii: "\"")), let name = c.takeMethod() else { return nil }
                 method = name
             case .params:
-                guard c.take(UInt8(ascii: "{")), Self.paramsBody(&c, into: &params) else { return nil }
+                guard opened || c.take(UInt8(ascii: "{")), Self.paramsBody(&c, into: &params) else { return nil }
             }
             guard members & member.bit == 0 else { return nil }
             members |= member.bit
@@ -122,8 +122,8 @@ private struct ScannedKeystroke {
     private static func paramsBody(_ c: inout KeystrokeCursor, into params: inout ScannedParams) -> Bool {
         if c.take(UInt8(ascii: "}")) { return true }
         repeat {
-            guard let key = c.takeKey(), params.present & key.bit == 0,
-                  c.take(UInt8(ascii: "\"")), let value = c.string() else { return false }
+            guard let (key, opened) = c.takeKey(), params.present & key.bit == 0,
+                  opened || c.take(UInt8(ascii: "\"")), let value = c.string() else { return false }
             params.set(key, value)
         } while c.take(UInt8(ascii: ","))
         return c.take(UInt8(ascii: "}"))
@@ -131,7 +131,7 @@ private struct ScannedKeystroke {
 }
 
 /// A request's members.
-enum RequestMember: Int, CaseIterable {
+enum RequestMember: Int, CaseIterable, KeySpelling {
     case jsonrpc, id, method, params
 
     /// The member's bit in a set of members (`1 << rawValue`), spelt out as `Key.bit` is.
@@ -155,15 +155,22 @@ enum RequestMember: Int, CaseIterable {
     }
 
     /// The member whose key starts `next`, with its quotes and colon as compact JSON
-    /// writes them (`"id":`), and their length.
+    /// writes them (`"id":`) or with one space after the colon (`"id": `), and their
+    /// length; where the value's opening token follows (`"method": "`, `"params":{`, all of
+    /// `"jsonrpc":"2.0"`), it is taken too (`opened`), so one window reads both.
     @_transparent
-    static func compact(_ next: Window) -> (RequestMember, Int)? {
+    static func compact(_ next: Window) -> (RequestMember, length: Int, opened: Bool)? {
         switch next.second {
-        case UInt8(ascii: "j"): next.starts(with: KeyLiteral("\"", "jsonrpc", "\":")) ? (.jsonrpc, 10) : nil
-        case UInt8(ascii: "i"): next.starts(with: KeyLiteral("\"", "id", "\":")) ? (.id, 5) : nil
-        case UInt8(ascii: "m"): next.starts(with: KeyLiteral("\"", "method", "\":")) ? (.method, 9) : nil
-        case UInt8(ascii: "p"): next.starts(with: KeyLiteral("\"", "params", "\":")) ? (.params, 9) : nil
-        default: nil
+        case UInt8(ascii: "j"):
+            if next.starts(with: KeyLiteral("\"", "jsonrpc", "\":\"2.0\"")) { return (.jsonrpc, 15, true) }
+            if next.starts(with: KeyLiteral("\"", "jsonrpc", "\": \"2.0\"")) { return (.jsonrpc, 16, true) }
+            return next.starts(with: KeyLiteral("\"", "jsonrpc", "\":")) ? (.jsonrpc, 10, false) : nil
+        case UInt8(ascii: "i"):
+            if next.starts(with: KeyLiteral("\"", "id", "\": ")) { return (.id, 6, false) }
+            return next.starts(with: KeyLiteral("\"", "id", "\":")) ? (.id, 5, false) : nil
+        case UInt8(ascii: "m"): return next.stringKey(.method)
+        case UInt8(ascii: "p"): return next.key(.params, then: "\":{", "\": {")
+        default: return nil
         }
     }
 
@@ -184,21 +191,18 @@ extension KeystrokeMethod {
     }
 }
 
-extension KeystrokeMethod.Key {
+extension KeystrokeMethod.Key: KeySpelling {
     /// The key that starts `next`, with its quotes and colon as compact JSON writes them
-    /// (`"text":`).
+    /// (`"text":`) or with one space after the colon, and its length; with its value's
+    /// opening quote where it follows (`opened`).
     @_transparent
-    static func compact(_ next: Window) -> KeystrokeMethod.Key? {
+    static func compact(_ next: Window) -> (KeystrokeMethod.Key, length: Int, opened: Bool)? {
         switch next.second {
-        case UInt8(ascii: "f"): next.third == UInt8(ascii: "i") ? next.starts(compact: .field) : next.starts(compact: .form)
-        case UInt8(ascii: "t"): next.starts(compact: .text)
-        case UInt8(ascii: "d"): next.third == UInt8(ascii: "i") ? next.starts(compact: .direction) : next.starts(compact: .demand)
-        case UInt8(ascii: "u"): next.starts(compact: .unit)
+        case UInt8(ascii: "f"): next.third == UInt8(ascii: "i") ? next.stringKey(.field) : next.stringKey(.form)
+        case UInt8(ascii: "t"): next.stringKey(.text)
+        case UInt8(ascii: "d"): next.third == UInt8(ascii: "i") ? next.stringKey(.direction) : next.stringKey(.demand)
+        case UInt8(ascii: "u"): next.stringKey(.unit)
         default: nil
         }
     }
-
-    /// The key's length written compactly with its quotes and colon.
-    @inline(__always)
-    var compactLength: Int { spelling.utf8CodeUnitCount + 3 }
 }

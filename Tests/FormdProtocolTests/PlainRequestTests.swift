@@ -128,6 +128,15 @@ final class PlainRequestTests: XCTestCase {
         #"{"jsonrpc":"2.0","id":5,"method":"demandFocus","params":{"demand":"become","field":"a"}}"#,
         #"{"jsonrpc":"2.0","id":6,"method":"setText","params":{"field":"f9","text":"日本語のテキスト"}}"#,
         #"{"jsonrpc":"2.0","id":-7,"method":"delete","params":{}}"# + " \r\n",
+        // Other orders, compact or with one space after each colon and comma (as Python's
+        // json.dumps writes): each key read with its value's opening token in one window.
+        #"{"params": {"field": "f3", "text": "a"}, "id": 7, "jsonrpc": "2.0", "method": "insertText"}"#,
+        #"{"method":"demandFocus","params":{"demand":"become","field":"f80"},"jsonrpc":"2.0","id":105}"#,
+        #"{"id": "r-1", "method": "delete", "params": {"direction": "backward", "unit": "word", "form": "x"}, "jsonrpc": "2.0"}"#,
+        #"{"jsonrpc": "2.0", "method": "setText", "params": {"text": "日本", "field": "f1"}, "id": -12}"#,
+        #"{"params":{"form":"f","field":"a"},"id":3,"method":"pressReturn"}"#,
+        #"{"jsonrpc": "2.0","params": {},"id": 0,"method": "delete"}"#,
+        #"{"jsonrpc":  "2.0", "id":  1, "method":  "delete", "params":  {"field":  "a"}}"#,
     ]
 
     /// Lines the keystroke shortcut leaves to the plain way: escapes, other methods, and
@@ -271,10 +280,13 @@ final class PlainRequestTests: XCTestCase {
         var taken = 0
         let canonicalOrder = ["jsonrpc", "id", "method", "params"]
         for round in 0..<20_000 {
-            // A third of them compact, members in the spec's order, as most clients write them.
-            let canonical = round % 3 == 0
+            // A third of them compact, members in the spec's order, as most clients write them;
+            // a third spaced as json.dumps writes (one space after each colon and comma).
+            let canonical = round % 3 == 0, dumps = round % 3 == 1
             var out = ""
-            func space() { if !canonical { out += pick(spaces) } }
+            func space() {
+                if dumps { if out.hasSuffix(":") || out.hasSuffix(",") { out += " " } } else if !canonical { out += pick(spaces) }
+            }
             func token(_ text: String) { space(); out += text }
             func quoted(_ text: String) { token("\"" + text + "\"") }
             func members(_ list: [(String, () -> Void)]) {
