@@ -29,10 +29,12 @@ public struct OutputChannel {
     }
 
     /// Writes everything buffered; on a closed pipe (EPIPE) or another write error, marks
-    /// the channel closed and drops the rest instead of spinning.
+    /// the channel closed and drops the rest instead of spinning. With nothing buffered it
+    /// does not touch `Signals.writing`: a burst's thread flushing nothing must not clear
+    /// the mark of the serving thread blocked in its own flush.
     public mutating func flush() {
         defer { writer.removeAll() }
-        if isClosed { return }
+        if isClosed || writer.count == 0 { return }
         Signals.writing(true)
         defer { Signals.writing(false) }
         writer.withUnsafeBytes { raw in
