@@ -84,7 +84,8 @@ final class ListenLimitTests: XCTestCase {
         for c in clients[4...] { assertDropped(c, naming: "maxUnfinishedInput") }
         for c in clients[..<4] {
             c.writeBytes(Data(#"yz"}}"#.utf8 + [0x0A]))
-            XCTAssertEqual((c.response(to: 1)["result"] as? [String: Any])?["applied"] as? Bool, true, c.name)
+            // Up to four 900 KB textChanged events come first: seconds for a debug build on a busy host.
+            XCTAssertEqual((c.response(to: 1, timeout: 30)["result"] as? [String: Any])?["applied"] as? Bool, true, c.name)
         }
         let peak = try XCTUnwrap(daemon.peakRSSKiB)
         XCTAssertLessThan(peak, 40 * 1024, "peak RSS \(peak) KiB for 12 clients with 900 KB unfinished lines")
