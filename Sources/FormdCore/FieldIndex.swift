@@ -91,6 +91,27 @@ struct FieldIndex: Sendable {
         }
     }
 
+    /// Asks for the slot where a lookup of `id` starts, for a lookup soon after: the first
+    /// of its two dependent cache misses (PERFORMANCE.md, "prefetch"). Returns the id's
+    /// hash, for `likelyPosition(hash:)`; nil (and nothing asked) for an id the table
+    /// does not hold as a short one. A hint only.
+    func prefetchSlot(of id: String) -> UInt32? {
+        guard !slots.isEmpty, let key = ShortASCII.words(of: id) else { return nil }
+        let hash = hash(key)
+        let home = Int(hash) & (slots.count &- 1)
+        slots.withUnsafeBufferPointer { CacheLines.prefetch(UnsafeRawPointer($0.baseAddress! + home), count: 8) }
+        return hash
+    }
+
+    /// The position that the slot where a lookup of hash `hash` starts names, when it holds
+    /// that hash: likely, not confirmed, the field a lookup will find (for a prefetch).
+    func likelyPosition(hash: UInt32) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let entry = slots[Int(hash) & (slots.count &- 1)]
+        guard entry != 0, entry &>> 32 == UInt64(hash) else { return nil }
+        return Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
+    }
+
     /// The table's hash of `id`, or nil for an id the table does not hold (not ASCII).
     private func tableHash(of id: String) -> UInt32? {
         if let key = ShortASCII.words(of: id) { return hash(key) }

@@ -50,6 +50,20 @@ public struct Form: Equatable, Sendable {
         return i
     }
 
+    /// The first of two stages that prepare a lookup of field `id` a few commands ahead:
+    /// the index's slot is asked for; the id's hash is returned for the second stage
+    /// (`prefetchField(hash:)`), a command later. A hint only: nil for an id the index
+    /// cannot hint. (Both stages are mutating only so that the engine reaches the form in
+    /// place: a non-mutating call copies it whole.)
+    mutating func prefetchSlot(of id: String) -> UInt32? { indexByID.prefetchSlot(of: id) }
+
+    /// The second stage: the field that the slot of `hash` names (now in the cache) is
+    /// asked for, if any. A hint only; it changes nothing.
+    mutating func prefetchField(hash: UInt32) {
+        guard let p = indexByID.likelyPosition(hash: hash), p >= 0, p < fields.count else { return }
+        fields.withUnsafeBufferPointer { CacheLines.prefetch(UnsafeRawPointer($0.baseAddress! + p), count: MemoryLayout<Field>.size) }
+    }
+
     /// `id`, or the first responder when `id` is nil.
     func target(_ id: String?) throws(FormError) -> Int {
         if let id { return try index(of: id) }
@@ -130,3 +144,4 @@ public struct Form: Equatable, Sendable {
         FieldSnapshot(fields[i], isFirstResponder: responder == i, includeSecrets: includeSecrets, encoding: encoding)
     }
 }
+

@@ -120,6 +120,30 @@ public struct FormEngine: Equatable, Sendable {
         return i
     }
 
+    /// Whether some form holds so many fields that looking one up misses the cache: only
+    /// then does a lookup prepared ahead (`prefetchSlot(field:on:)`) pay for what it costs.
+    public var lookupsMissTheCache: Bool {
+        for i in storage.indices where storage[i].fields.count >= 4096 { return true }
+        return false
+    }
+
+    /// The first stage of a lookup prepared ahead (`Form.prefetchSlot(of:)`), for a command
+    /// soon to name field `id` of form `formName`: nil when there is nothing to hint (a
+    /// form that does not exist yet, an id the index cannot hint). Mutating only so that
+    /// the form is reached in place: a non-mutating call copies it whole.
+    public mutating func prefetchSlot(field id: String, on formName: String) -> LookupHint? {
+        guard let f = lastForm < storage.count && storage[lastForm].name == formName ? lastForm : indexByName[formName],
+              let hash = storage[f].prefetchSlot(of: id) else { return nil }
+        return LookupHint(form: f, hash: hash)
+    }
+
+    /// The second stage, a command later (`Form.prefetchField(hash:)`). Whatever changed
+    /// since the first, it reads nothing out of bounds: a hint only.
+    public mutating func prefetchField(_ hint: LookupHint) {
+        guard hint.form < storage.count else { return }
+        storage[hint.form].prefetchField(hash: hint.hash)
+    }
+
     /// `perform` with a fresh event list, returned with the result.
     public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
                                  encoding: PositionEncoding = .character) throws(FormError) -> CommandOutcome {
@@ -214,4 +238,11 @@ extension Form {
         retryPendingDemand()
         return result
     }
+}
+
+/// A lookup prepared ahead: its form's position and the field id's hash
+/// (`FormEngine.prefetchSlot(field:on:)`).
+public struct LookupHint: Sendable {
+    let form: Int
+    let hash: UInt32
 }

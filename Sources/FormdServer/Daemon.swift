@@ -42,6 +42,34 @@ public struct Daemon: Sendable {
         swap(&sink, &immediate)
     }
 
+    /// The two stages of a lookup prepared ahead for a line handled soon
+    /// (`FormEngine.prefetchSlot`, `prefetchField`): hints only. Mutating only so that the
+    /// engine is reached in place.
+    @inline(__always)
+    public mutating func prefetchSlot(for line: UnsafePointer<DecodedLine>) -> LookupHint? {
+        guard let (form, field) = Self.namedField(of: line) else { return nil }
+        return engine.prefetchSlot(field: field, on: form)
+    }
+
+    @inline(__always)
+    public mutating func prefetchField(_ hint: LookupHint) { engine.prefetchField(hint) }
+
+    /// The form and field that the command of `line` names by id, read in place; nil for
+    /// any other line. Matched in one pattern, so only the two ids are copied.
+    public static func namedField(of line: UnsafePointer<DecodedLine>) -> (form: String, field: String)? {
+        guard case .request(let envelope) = line.pointee else { return nil }
+        switch envelope.call {
+        case .success(.form(let form, .insertText(let field?, _))), .success(.form(let form, .delete(let field?, _, _))),
+             .success(.form(let form, .select(let field?, _, _))), .success(.form(let form, .moveCaret(let field?, _, _))),
+             .success(.form(let form, .editAction(let field?, _, _))), .success(.form(let form, .undo(let field?))),
+             .success(.form(let form, .redo(let field?))), .success(.form(let form, .pressReturn(let field?))),
+             .success(.form(let form, .setText(let field, _))):
+            return (form, field)
+        default:
+            return nil
+        }
+    }
+
     /// `handle`, the line given back once handled (spent), for its owner to free: the stdio
     /// server puts a burst's lines back in their block, which its burst thread frees as it
     /// reuses the list, so the serving thread does not destroy them.

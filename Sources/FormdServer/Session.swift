@@ -51,6 +51,14 @@ public struct Session: Sendable {
         daemon.handle(consume line, client: &client, into: &w, peers: &peers)
     }
 
+    /// `Daemon.prefetchSlot` and `prefetchField`: hints for a line handled soon (mutating
+    /// only to reach the engine in place).
+    @inline(__always)
+    mutating func prefetchSlot(for line: UnsafePointer<DecodedLine>) -> LookupHint? { daemon.prefetchSlot(for: line) }
+
+    @inline(__always)
+    mutating func prefetchField(_ hint: LookupHint) { daemon.prefetchField(hint) }
+
     /// `handle`, the events of commands held in `held` for the burst's second thread, and
     /// the line given back spent (`Daemon.handle(spent:)`).
     mutating func handle(spent line: consuming DecodedLine, into w: inout JSONWriter, holding held: inout HeldEvents) -> DecodedLine {

@@ -151,7 +151,7 @@ public struct StdioServer {
             // Once a line stops the conversation, the remaining ones are left unapplied.
             // Each line is moved out of its block, handled, and put back spent, to be freed
             // here or by the burst thread as it reuses the list for a later block's.
-            if !block.lines.handleEach({ handle(spent: $0) }) { return false }
+            if !handleEach(of: &block.lines) { return false }
             if !burstThreadTakes { block.lines.removeAll(keepingCapacity: true) }
             burst.recycle(&block.lines)
             switch block.after {
@@ -168,6 +168,32 @@ public struct StdioServer {
             }
         }
         return true
+    }
+
+    /// Handles a block's lines in order, each moved out, handled, and put back spent; false
+    /// once a line stops the conversation (the rest are left unapplied). The field a line
+    /// names is looked up ahead in two stages, two lines and one line before its own
+    /// (`FormEngine.prefetchSlot`, `prefetchField`), so its cache misses overlap the lines
+    /// before it instead of stalling its own; only while some form is large enough for
+    /// that to pay (`FormEngine.lookupsMissTheCache`, asked once a block).
+    private mutating func handleEach(of lines: inout [DecodedLine]) -> Bool {
+        let ahead = session.engine.lookupsMissTheCache
+        return lines.withUnsafeMutableBufferPointer { lines in
+            let start = lines.baseAddress!
+            var next = ahead && lines.count > 1 ? session.prefetchSlot(for: start + 1) : nil
+            for i in lines.indices {
+                if ahead {
+                    let later = i &+ 2 < lines.count ? session.prefetchSlot(for: start + i + 2) : nil
+                    if let next { session.prefetchField(next) }
+                    next = later
+                }
+                let slot = start + i
+                let (spent, more) = handle(spent: slot.move())
+                slot.initialize(to: spent)
+                if !more { return false }
+            }
+            return true
+        }
     }
 
     /// Writes the output, after the session's observer has committed every change the
