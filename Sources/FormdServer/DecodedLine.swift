@@ -81,20 +81,3 @@ extension MessageReader.Item {
         }
     }
 }
-
-extension Array where Element == DecodedLine {
-    /// Hands the lines in order to `body`, each moved out of its slot, until `body` says no
-    /// more; returns whether it never did. The line `body` gives back (spent) takes its
-    /// slot again, to be freed with the list.
-    mutating func handleEach(_ body: (consuming DecodedLine) -> (spent: DecodedLine, more: Bool)) -> Bool {
-        withUnsafeMutableBufferPointer { lines in
-            for i in lines.indices {
-                let slot = lines.baseAddress! + i
-                let (spent, more) = body(slot.move())
-                slot.initialize(to: spent)
-                if !more { return false }
-            }
-            return true
-        }
-    }
-}
