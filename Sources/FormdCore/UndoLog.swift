@@ -1,3 +1,5 @@
+import FormdBytes
+
 /// The undo and redo steps of every field of the engine, in one log, in the order they
 /// were made: an edit writes at the log's end (a cache line it wrote a moment ago) and
 /// the budget drops the oldest records from its start, touching no field.
@@ -29,6 +31,9 @@ struct UndoLog: Equatable, Sendable {
         /// Out of reach: its text let go, its cost no longer counted, its slot removed by
         /// the next trim or compaction.
         var dead = false
+        /// Whether the record `up` names joins this one (its `joinsPrevious`), kept here so
+        /// that retiring a stack's oldest step reads one record, not the one above too.
+        var upJoins = false
         var startUTF8: Int
         var removed: String
         var inserted: String
@@ -40,6 +45,13 @@ struct UndoLog: Equatable, Sendable {
         /// The record put on its field's undo stack right above it, or -1: read only from
         /// the stack's oldest step up, where it is always the one above.
         var up = -1
+
+        /// Puts `record` right above this one on its stack; `joins`: its `joinsPrevious`.
+        @inline(__always)
+        mutating func setUp(_ record: Int, joins: Bool) {
+            up = record
+            upJoins = joins
+        }
 
         /// Bytes the record holds against the budget.
         var cost: Int {
@@ -155,7 +167,7 @@ struct UndoLog: Equatable, Sendable {
     private mutating func push(_ kind: EditHistory.Kind, joining: Bool, startUTF8: Int, removed: String, inserted: String,
                                anchorBeforeUTF8: Int, headBeforeUTF8: Int, onto h: inout EditHistory) {
         let number = base + count
-        if h.undoTop >= base { at(h.undoTop - base).pointee.up = number }
+        if h.undoTop >= base { at(h.undoTop - base).pointee.setUp(number, joins: joining) }
         total += removed.utf8.count + inserted.utf8.count + UndoLog.recordOverhead
         storage.append(Record(kind: kind, joinsPrevious: joining, startUTF8: startUTF8, removed: removed, inserted: inserted,
                               anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, link: h.undoTop))
@@ -176,6 +188,14 @@ struct UndoLog: Equatable, Sendable {
         }
     }
 
+    /// Fetches the record of `h`'s oldest step ahead of an edit that may retire it
+    /// (`retireOldestStep`): made long ago, it is rarely still in the cache.
+    @inline(__always)
+    func prefetchOldest(of h: EditHistory) {
+        guard h.count >= Int32(clamping: limit), h.bottom >= base, h.bottom - base < count else { return }
+        CacheLines.prefetch(UnsafeRawPointer(at(h.bottom - base)), count: MemoryLayout<Record>.size)
+    }
+
     /// Lets the oldest step of `h`'s undo stack (past `limit` steps) die, and moves the
     /// stack's start to the step above it.
     private mutating func retireOldestStep(_ h: inout EditHistory) {
@@ -183,8 +203,9 @@ struct UndoLog: Equatable, Sendable {
         while true {
             let i = n - base
             if !at(i).pointee.dead { kill(i) }
+            let upJoins = at(i).pointee.upJoins
             n = at(i).pointee.up
-            if !at(n - base).pointee.joinsPrevious { break }
+            if !upJoins { break }
         }
         h.bottom = n
     }
@@ -236,7 +257,7 @@ struct UndoLog: Equatable, Sendable {
             let i = h.redoTop - base
             let r = at(i).pointee
             at(i).pointee.link = h.undoTop
-            if h.undoTop >= base { at(h.undoTop - base).pointee.up = h.redoTop }
+            if h.undoTop >= base { at(h.undoTop - base).pointee.setUp(h.redoTop, joins: r.joinsPrevious) }
             h.undoTop = h.redoTop
             h.redoTop = r.link
             step.startUTF8 = min(step.startUTF8, r.startUTF8)
