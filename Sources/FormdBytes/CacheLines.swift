@@ -7,7 +7,7 @@ import CFormdPrefetch
 /// Why: a value spread over several cache lines, first read one line at a time by the
 /// code that needs each, costs one memory latency per line in turn; asked for at once,
 /// the lines arrive together (a field of a large form: PERFORMANCE.md, "The 10,000-field
-/// mix"). Built without the C module (the fuzzer's direct build), it asks for nothing.
+/// mix"). Built without the C module, it asks for nothing.
 public enum CacheLines {
     /// The bytes `start..<start + count` will be read soon: every cache line they touch is
     /// asked for now. A hint only: it reads nothing and never faults.
