@@ -48,12 +48,7 @@ final class BlockEdgeStringTests: XCTestCase {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("formd-edge-\(getpid())-\(UUID().uuidString)")
         try input.write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let process = Process()
-        process.executableURL = FormdProcess.binary
-        process.standardInput = try FileHandle(forReadingFrom: path)
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
+        let (process, stdout) = try FormdProcess.start(stdinFile: path)
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)

@@ -66,6 +66,18 @@ enum FormdProcess {
                       stderr: String(decoding: err, as: UTF8.self))
     }
 
+    /// Starts formd with the file at `input` as its stdin, so every read takes a whole block
+    /// (a burst, as from a shell's `<`), and its stdout on a pipe the caller reads.
+    static func start(stdinFile input: URL) throws -> (process: Process, stdout: Pipe) {
+        let process = Process()
+        process.executableURL = binary
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        return (process, stdout)
+    }
+
     /// Parses every stdout line as a JSON object; fails the test on a line that is not one.
     static func messages(_ output: Output, file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
         output.stdoutLines.compactMap { text in

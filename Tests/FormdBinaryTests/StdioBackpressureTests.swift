@@ -30,12 +30,7 @@ final class StdioBackpressureTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("formd-backpressure-\(getpid()).jsonl")
         try Data(input).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = FormdProcess.binary
-        process.standardInput = try FileHandle(forReadingFrom: file)
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
+        let (process, stdout) = try FormdProcess.start(stdinFile: file)
         defer { if process.isRunning { process.terminate() } }
         let peakKiB = { Self.procStatus(process.processIdentifier, "VmHWM") ?? 0 }
         var scanner = OutputScanner()
