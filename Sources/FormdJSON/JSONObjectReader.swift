@@ -101,6 +101,45 @@ public struct JSONObjectReader {
         return object
     }
 
+    /// An object value, as a reader after its `{`; nil for any other value. Once the caller
+    /// has read it to its end, `end(_:)` moves this reader past it.
+    public func object() -> JSONObjectReader? {
+        JSONObjectReader(UnsafeRawBufferPointer(start: parser.base + parser.pos, count: parser.end - parser.pos))
+    }
+
+    /// Past the object `inner` (from `object()`) has read to its `}`; false if it is not
+    /// closed or what follows it is not a `,` or `}`.
+    public mutating func end(_ inner: JSONObjectReader) -> Bool {
+        guard inner.isClosed else { return false }
+        parser.pos += inner.consumed
+        return afterValue()
+    }
+
+    /// An array value, as a reader after its `[`; nil for any other value. Once the caller
+    /// has read it to its end, `end(_:)` moves this reader past it.
+    public func array() -> JSONArrayReader? {
+        JSONArrayReader(UnsafeRawBufferPointer(start: parser.base + parser.pos, count: parser.end - parser.pos))
+    }
+
+    /// Past the array `inner` (from `array()`) has read to its `]`; false if it is not
+    /// closed or what follows it is not a `,` or `}`.
+    public mutating func end(_ inner: JSONArrayReader) -> Bool {
+        guard inner.isClosed else { return false }
+        parser.pos += inner.consumed
+        return afterValue()
+    }
+
+    /// Any value, as the parser builds it, allowed `maxDepth` levels of nesting of its own
+    /// (an object or array value is one); nil for malformed input or deeper nesting.
+    public mutating func value(maxDepth: Int) -> JSONValue? {
+        guard let value = parser.value(maxDepth: maxDepth) else { return nil }
+        guard afterValue() else { return nil }
+        return value
+    }
+
+    /// Bytes read so far, from the opening brace's start (whitespace before it included).
+    var consumed: Int { parser.pos }
+
     /// Only whitespace follows the closed object.
     public mutating func isAtEnd() -> Bool {
         parser.skipWhitespace()

@@ -63,12 +63,14 @@ public struct Envelope: Equatable, Sendable {
 
     /// A request decoded straight from its bytes, without a value tree, when it is plain
     /// enough: a keystroke (`init(keystroke:)`), else any plain request
-    /// (`init(plainRequest:)`). Nil for any other line, which
-    /// `JSONParser` and `init(_:)` decode. Every way ends in the method's `MethodRegistry`
-    /// entry, so the three give the same envelope for a line each of them takes.
+    /// (`init(plainRequest:)`), else a `defineForm` (`init(defineForm:)`). Nil for any
+    /// other line, which `JSONParser` and `init(_:)` decode. Every way ends in the method's
+    /// `MethodRegistry` entry or builds what it builds, so they give the same envelope for a
+    /// line each of them takes.
     @inline(__always)
     public init?(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
-        guard let envelope = Envelope(keystroke: bytes, maxDepth: maxDepth) ?? Envelope(plainRequest: bytes, maxDepth: maxDepth) else {
+        guard let envelope = Envelope(keystroke: bytes, maxDepth: maxDepth) ?? Envelope(plainRequest: bytes, maxDepth: maxDepth)
+                ?? Envelope(defineForm: bytes, maxDepth: maxDepth) else {
             return nil
         }
         self = envelope

@@ -124,6 +124,49 @@ public enum FieldSpecDecoder {
         return out
     }
 
+    /// The `fields` array read straight from its bytes (`Envelope(defineForm:maxDepth:)`),
+    /// each spec allowed `maxDepth` levels of nesting of its own: one of the usual shape
+    /// (`plainSpec`) is built from its members, any other parsed alone and decoded as
+    /// `fields(_:path:)` decodes it. Nil where that would fail, or the bytes are not JSON:
+    /// the long way words it.
+    static func fields(reading array: inout JSONArrayReader, maxDepth: Int) -> [FieldSpec]? {
+        var specs: [FieldSpec] = []
+        while array.hasNext() {
+            let mark = array.mark
+            if var object = array.object(), let spec = plainSpec(&object), array.end(object) {
+                specs.append(spec)
+                continue
+            }
+            array.rewind(to: mark)
+            guard let value = array.value(maxDepth: maxDepth),
+                  let spec = try? spec(value, at: .element(of: "fields", specs.count)) else { return nil }
+            specs.append(spec)
+        }
+        return array.isClosed ? specs : nil
+    }
+
+    private static let plainSpecKeys: [StaticString] = ["id", "text"]
+
+    /// A spec of a non-empty string `id` and at most a string `text`, in either order, as
+    /// `spec(_:at:)` decodes it; nil for any other.
+    private static func plainSpec(_ object: inout JSONObjectReader) -> FieldSpec? {
+        var id: String? = nil
+        var text: String? = nil
+        while let key = object.nextKey(in: plainSpecKeys) {
+            if key == 0 {
+                guard id == nil, let s = object.string(), !s.isEmpty else { return nil }
+                id = s
+            } else {
+                guard text == nil, let s = object.string() else { return nil }
+                text = s
+            }
+        }
+        guard object.isClosed, let id else { return nil }
+        var options = FieldOptions()
+        options.text = text
+        return FieldSpec(id: id, options: options)
+    }
+
     /// The `fields` array of `defineForm` and form files.
     static func fields(_ values: [JSONValue], path: String) throws(ProtocolError) -> [FieldSpec] {
         var specs: [FieldSpec] = []
