@@ -37,8 +37,10 @@ final class BurstIO: @unchecked Sendable {
     private var thread: pthread_t? = nil
     /// Blocks the serving thread has taken the lines out of, to hold later blocks' lines.
     private let spent = Mutex<[[DecodedLine]]>([])
-    /// The last output written, emptied (`takeSpare`).
-    private let spare = Mutex<HeldStretch?>(nil)
+    /// The last outputs written, emptied (`takeSpare`), at most `queueCapacity`: as many
+    /// as the serving thread can hand over between two of this thread's wakeups.
+    private let spares = Mutex<[HeldStretch]>([])
+    private let keptSpares: Int
     /// Output to write, in order; `.done` follows the last.
     private let jobs = Handoff<OutputJob>(capacity: Int.max)
     private enum OutputJob: Sendable {
@@ -57,14 +59,15 @@ final class BurstIO: @unchecked Sendable {
 
     /// Starts reading `input`, which belongs to this thread until `finish`. `output` is
     /// only watched for a hang-up. Nil if no thread could be started.
-    init?(input: InputLines, output: Int32, limits: SessionLimits, flushThreshold: Int, queueCapacity: Int = 4) {
+    init?(input: InputLines, output: Int32, limits: SessionLimits, flushThreshold: Int, queueCapacity: Int = 8) {
         self.input = input
         pending = PendingOutput(limit: limits.maxPendingOutput)
         self.output = output
         out = OutputChannel(fd: output)
         self.flushThreshold = flushThreshold
         self.limits = limits
-        blocks = Handoff(capacity: queueCapacity)
+        blocks = Handoff(capacity: queueCapacity, lowWater: queueCapacity / 2 - 1)
+        keptSpares = queueCapacity
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -102,8 +105,11 @@ final class BurstIO: @unchecked Sendable {
     func handOver(_ held: consuming HeldStretch, bytes: Int) {
         pending.add(bytes)
         _ = jobs.put(.held(consume held, bytes: bytes))
-        // This thread may be waiting for room in the queue of blocks: it writes this first.
-        blocks.wakeProducer()
+        // This thread may be waiting for room in the queue of blocks. It writes what waits
+        // when it is woken for room, so it is woken for output only when the serving thread
+        // is about to wait for that output to be written: each wakeup costs the serving
+        // thread a system call, and on a loaded host the woken thread can take its core.
+        if pending.isOver { blocks.wakeProducer() }
     }
 
     /// Returns once no more than `--max-pending-output` bytes handed over wait to be
@@ -116,10 +122,7 @@ final class BurstIO: @unchecked Sendable {
 
     /// An output written and emptied here, for the serving thread to hold the next in.
     func takeSpare() -> HeldStretch? {
-        spare.withLock { taken in
-            defer { taken = nil }
-            return taken
-        }
+        spares.withLock { $0.popLast() }
     }
 
     /// Waits for the thread to end, telling it to stop first if it has not handed over its
@@ -176,9 +179,11 @@ final class BurstIO: @unchecked Sendable {
             held.write(to: &out, flushingAt: flushThreshold, splicingInto: &spliced)
             flushOutput()
             held.removeAll()
-            // Moved into the slot, so the serving thread gets the only reference.
+            // Moved into the list, so the serving thread gets the only reference.
             var emptied: HeldStretch? = consume held
-            spare.withLock { swap(&$0, &emptied) }
+            spares.withLock { spares in
+                if spares.count < keptSpares, let emptied = emptied.take() { spares.append(emptied) }
+            }
             return true
         case .done:
             return false

@@ -8,7 +8,8 @@ import Synchronization
 /// The consumer spins a little before it sleeps: in a conversation the next request
 /// arrives within microseconds of the last answer, sooner than a sleeping thread can be
 /// woken. Past the spin it waits on a condition variable, so an idle daemon uses no CPU.
-/// A full queue makes the producer wait, which bounds how far it reads ahead. A waiting
+/// A full queue makes the producer wait, which bounds how far it reads ahead; it is woken
+/// only once the queue is down to its low water, so it fills several places a wakeup. A waiting
 /// thread is signalled after the lock is released: woken while it is still held, it would
 /// sleep again at once on the lock (two context switches for one wakeup).
 final class Handoff<Item: Sendable>: @unchecked Sendable {
@@ -21,10 +22,16 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
     /// `items.count`, readable without the lock, for the spin.
     private let count = Atomic<Int>(0)
     private let capacity: Int
+    /// A producer waiting for room is woken only once no more than this many items are
+    /// left, so it fills several places per wakeup instead of one.
+    private let lowWater: Int
+    /// The producer waits for room. Guarded by `lock`.
+    private var producerWaits = false
     private let spinNanoseconds: Int
 
-    init(capacity: Int, spinMicroseconds: Int = 50) {
+    init(capacity: Int, lowWater: Int = Int.max, spinMicroseconds: Int = 50) {
         self.capacity = max(capacity, 1)
+        self.lowWater = min(max(lowWater, 0), self.capacity - 1)
         spinNanoseconds = spinMicroseconds * 1000
         pthread_mutex_init(lock, nil)
         pthread_cond_init(notEmpty, nil)
@@ -48,7 +55,7 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
     /// only reference, or its first change to what the item holds would copy it whole.
     func put(_ item: consuming Item) -> Bool {
         pthread_mutex_lock(lock)
-        while items.count >= capacity && !closed { pthread_cond_wait(notFull, lock) }
+        while items.count >= capacity && !closed { waitForRoom() }
         if closed {
             pthread_mutex_unlock(lock)
             return false
@@ -73,7 +80,7 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
                 pthread_mutex_unlock(lock)
                 return .interrupted
             }
-            pthread_cond_wait(notFull, lock)
+            waitForRoom()
         }
         if closed {
             pthread_mutex_unlock(lock)
@@ -91,8 +98,16 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
     /// reason before the change to be waiting, so the wakeup is not lost.
     func wakeProducer() {
         pthread_mutex_lock(lock)
+        let waits = producerWaits
         pthread_mutex_unlock(lock)
-        pthread_cond_broadcast(notFull)
+        if waits { pthread_cond_broadcast(notFull) }
+    }
+
+    /// With `lock` held: waits once for room.
+    private func waitForRoom() {
+        producerWaits = true
+        pthread_cond_wait(notFull, lock)
+        producerWaits = false
     }
 
     /// The oldest item, waiting for one if there is none; nil once the queue is closed.
@@ -119,8 +134,9 @@ final class Handoff<Item: Sendable>: @unchecked Sendable {
         }
         let item = items.removeFirst()
         count.store(items.count, ordering: .releasing)
+        let wake = producerWaits && items.count <= lowWater
         pthread_mutex_unlock(lock)
-        pthread_cond_signal(notFull)
+        if wake { pthread_cond_signal(notFull) }
         return item
     }
 
