@@ -35,7 +35,9 @@ extension Form {
     }
 
     /// Rule 6 and the filters: why putting `s` in place of `lo..<hi` would be refused.
-    func refusal(_ i: Int, replacing lo: Cursor, _ hi: Cursor, with s: String) -> RejectReason? {
+    /// Mutating (it changes nothing) so that it reads the form where it lies: called on
+    /// a mutating caller's `self`, a non-mutating method is given a copy of the form.
+    mutating func refusal(_ i: Int, replacing lo: Cursor, _ hi: Cursor, with s: String) -> RejectReason? {
         if !fields[i].attributes.enabled { return .disabled }
         if !fields[i].attributes.accepts(s) { return .inputFilter }
         if let max = fields[i].attributes.maxLength {
@@ -99,7 +101,7 @@ extension Form {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
         if direction == .backward { emit(.deletePressed(field: fields[i].id, textBefore: fields[i].display)) }
         let range: (Cursor, Cursor)
-        switch deletion(i, direction: direction, unit: unit) {
+        switch fields[i].buffer.deletion(direction: direction, unit: unit, masked: fields[i].attributes.masksText) {
         case .selection(let lower, let upper):
             applyEdit(i, lower, upper, "", kind: .other)
             return .edit(applied: true, reason: nil)
@@ -116,27 +118,6 @@ extension Form {
         if range.0 == range.1 { return reject(i, .boundary) }
         applyEdit(i, range.0, range.1, "", kind: (direction, unit) == (.backward, .character) ? .deleting : .other)
         return .edit(applied: true, reason: nil)
-    }
-
-    /// What `delete` removes from field `i`: its selection, nothing from an empty text,
-    /// else the unit in `direction` (which may be empty, at a boundary).
-    private func deletion(_ i: Int, direction: DeleteDirection, unit: TextUnit) -> Deletion {
-        let b = fields[i].buffer
-        if b.hasSelection { return .selection(b.lower, b.upper) }
-        if b.length == 0 { return .empty }
-        let masked = fields[i].attributes.masksText
-        switch (direction, unit) {
-        case (.backward, .character): return .range(b.before(b.head), b.head)
-        case (.backward, .word): return .range(b.wordStart(before: b.head, masked: masked), b.head)
-        case (.backward, .line): return .range(b.lineStart(before: b.head, masked: masked), b.head)
-        case (.forward, .character): return .range(b.head, b.after(b.head))
-        case (.forward, .word): return .range(b.head, b.wordEnd(after: b.head, masked: masked))
-        case (.forward, .line): return .range(b.head, b.lineEnd(after: b.head, masked: masked))
-        }
-    }
-
-    private enum Deletion {
-        case selection(Cursor, Cursor), empty, range(Cursor, Cursor)
     }
 
     /// Rule 4: Return, then the field's `returnAction`.

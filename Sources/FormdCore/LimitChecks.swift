@@ -93,10 +93,11 @@ extension Form {
     /// `paste`), checked once the field is found and before its filters, so a refused edit
     /// emits nothing. (`setText` checks its whole text with `EngineLimits.checkText`; field
     /// specs are checked where they are built.)
-    func checkInsertion(_ i: Int, _ text: String) throws(FormError) {
-        let b = fields[i].buffer
+    /// Mutating (it changes nothing) as `refusal` is, and the buffer read in place.
+    mutating func checkInsertion(_ i: Int, _ text: String) throws(FormError) {
         // The length after the edit is at most the length now plus one character per byte.
-        if b.length + text.utf8.count <= limits.maxTextLength { return }
+        if fields[i].buffer.length + text.utf8.count <= limits.maxTextLength { return }
+        let b = fields[i].buffer
         try limits.checkTextLength(length(of: i, replacing: b.lower, b.upper, with: text), field: fields[i].id)
     }
 

@@ -16,6 +16,7 @@ extension TextBuffer {
     /// the unchanged ends of the change stop inside it must its scalars be known, so that
     /// those are character boundaries.
     mutating func replaceKnownCharacters(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
+        if let change = replaceAtEnd(lo, hi, with: s) { return change }
         let edit = KnownEdit(loUTF8: utf8Offset(lo.index), hiUTF8: utf8Offset(hi.index), lo: lo.offset, hi: hi.offset, length: length)
         let found = text.utf8.withContiguousStorageIfAvailable { t in
             s.utf8.withContiguousStorageIfAvailable { n -> (CharacterChange, Int, String?)? in
@@ -33,6 +34,40 @@ extension TextBuffer {
         return change
     }
 
+    /// Typing or Backspace at the end after a known character, nearly every edit: nothing
+    /// follows, so the change is the edit itself (`KnownEdit.change` finds the same), made
+    /// without its windows. Nil (the windows) for any other edit, where a mark typed would
+    /// join the character before, or where what is deleted holds a regional indicator.
+    @inline(__always)
+    mutating func replaceAtEnd(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
+        guard hi.offset == length && lo.offset > 0 && (lo.offset == hi.offset) != s.isEmpty else { return nil }
+        let loUTF8 = utf8Offset(lo.index), count = text.utf8.count, m = s.utf8.count
+        // The characters typed (or -1 where not known), and the new text when short.
+        let found = text.utf8.withContiguousStorageIfAvailable { t -> (Int, String?) in
+            guard let (_, last) = CombiningScalars.knownCharacter(t.baseAddress!, before: loUTF8) else { return (-1, nil) }
+            if m == 0 {
+                if SimpleScalars.hasRegionalIndicator(t.baseAddress! + loUTF8, count &- loUTF8) { return (-1, nil) }
+                return (0, loUTF8 <= ShortASCII.capacity ? ShortUTF8.string(validUTF8: t.baseAddress!, count: loUTF8) : nil)
+            }
+            return s.utf8.withContiguousStorageIfAvailable { n -> (Int, String?) in
+                guard !CombiningScalars.isMark(SimpleScalars.decode(n.baseAddress!).value),
+                      let typed = CombiningScalars.characters(n.baseAddress!, m, after: last) else { return (-1, nil) }
+                return (typed, count &+ m <= ShortASCII.capacity
+                        ? KnownEdit.inline(t.baseAddress!, count, replacing: count, count, with: n.baseAddress!, m) : nil)
+            } ?? (-1, nil)
+        } ?? (-1, nil)
+        let (typed, short) = found
+        if typed < 0 { return nil }
+        let removedCount = length &- lo.offset
+        let removed = m > 0 ? "" : text.utf8.withContiguousStorageIfAvailable { ShortUTF8.string(validUTF8: $0.baseAddress! + loUTF8, count: count &- loUTF8) } ?? String(text[lo.index...])
+        if let short { text = short } else if m > 0 { text += s } else { text = String(text[..<lo.index]) }
+        length = length &- removedCount &+ typed
+        anchor = Cursor(text.endIndex, length)
+        head = anchor
+        return CharacterChange(startOffset: lo.offset, startUTF8: loUTF8, removed: removed, removedCount: removedCount,
+                               inserted: s, insertedCount: typed, windowRemoved: 1 &+ removedCount, windowInserted: 1 &+ typed)
+    }
+
     /// Puts `s` in place of `lo..<hi` in `text`, or the new text `inline` when it was
     /// built already. Typing at the end, deleting at the end and replacing everything
     /// (most edits) skip the general splice.
@@ -44,7 +79,9 @@ extension TextBuffer {
         } else if lo.offset == length {
             text += s
         } else if hi.offset == length && s.isEmpty {
-            text.removeSubrange(lo.index..<hi.index)
+            // The text's storage is nearly always shared (with the last event, the undo
+            // log): a copy of what stays costs less than `removeSubrange`, which copies too.
+            text = String(text[..<lo.index])
         } else {
             text.replaceSubrange(lo.index..<hi.index, with: s)
         }
@@ -78,9 +115,11 @@ private struct KnownEdit {
             guard let e = CombiningScalars.knownCharacter(t, from: hiUTF8, count: count) else { return nil }
             end = e
         }
-        // A regional indicator in the window makes the general path recount everything.
+        // A regional indicator removed may pair those beyond the window differently; when
+        // the whole text is replaced there is nothing beyond it (a long `setText` is not
+        // searched).
         guard let insertedChars = CombiningScalars.characters(n, m, after: last),
-              !SimpleScalars.hasRegionalIndicator(t + loUTF8, hiUTF8 - loUTF8) else { return nil }
+              (before == 0 && after == 0) || !SimpleScalars.hasRegionalIndicator(t + loUTF8, hiUTF8 - loUTF8) else { return nil }
         let newTextBytes = count - (hiUTF8 - loUTF8) + m
         let inline = newTextBytes <= ShortASCII.capacity ? Self.inline(t, count, replacing: loUTF8, hiUTF8, with: n, m) : nil
         if after == 0 && (m == 0 || (hiUTF8 == loUTF8 && !CombiningScalars.isMark(SimpleScalars.decode(n).value))) {

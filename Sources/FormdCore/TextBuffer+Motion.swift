@@ -71,3 +71,27 @@ extension TextBuffer {
         return p
     }
 }
+
+/// What `delete` removes: the selection, nothing from an empty text, or a range (which may
+/// be empty, at a boundary).
+enum Deletion {
+    case selection(Cursor, Cursor), empty, range(Cursor, Cursor)
+}
+
+extension TextBuffer {
+    /// What `delete` removes: the selection if there is one, nothing from an empty text,
+    /// else the unit in `direction`. Mutating (it changes nothing) so that it runs on the
+    /// field's buffer where it lies: read through the form's array, the buffer is copied.
+    mutating func deletion(direction: DeleteDirection, unit: TextUnit, masked: Bool) -> Deletion {
+        if hasSelection { return .selection(lower, upper) }
+        if length == 0 { return .empty }
+        switch (direction, unit) {
+        case (.backward, .character): return .range(before(head), head)
+        case (.backward, .word): return .range(wordStart(before: head, masked: masked), head)
+        case (.backward, .line): return .range(lineStart(before: head, masked: masked), head)
+        case (.forward, .character): return .range(head, after(head))
+        case (.forward, .word): return .range(head, wordEnd(after: head, masked: masked))
+        case (.forward, .line): return .range(head, lineEnd(after: head, masked: masked))
+        }
+    }
+}

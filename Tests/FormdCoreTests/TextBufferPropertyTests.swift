@@ -98,6 +98,63 @@ final class TextBufferPropertyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(taken, takenAtLeast, "seed \(seed)")
     }
 
+    /// Typing and Backspace at the end (`replaceAtEnd`), taken on their own against the
+    /// general path: short texts (spliced inline) and long ones, of one-byte and
+    /// several-byte characters, combining marks, emoji with skin tones, with every hazard
+    /// beside them; and whole texts holding regional indicators replaced (`setText`, which
+    /// does not search the old text for them).
+    func testTheEndOfTheTextAndWholeReplacementsAgreeWithTheGeneralPath() {
+        let sets: [(pieces: Int, plain: [String], hazardEvery: Int, takenAtLeast: Int)] = [
+            (10, Self.ascii, 0, 1_600), (10, Self.simple, 0, 1_600), (10, Self.combining, 0, 1_000),
+            (10, Self.combining, 3, 500), (120, Self.simple, 0, 1_600), (120, Self.combining, 30, 800),
+            (6, ["e", "\u{301}", "👍", "\u{1F3FD}", "🇫", "🇷", "\u{200D}"], 0, 100),
+        ]
+        for (k, set) in sets.enumerated() {
+            var rng = SplitMix64(seed: 0xE4D + UInt64(k))
+            var taken = 0
+            for round in 0..<2_000 {
+                let old = randomText(&rng, pieces: 1 + rng.next(below: set.pieces), hazardEvery: set.hazardEvery, plain: set.plain)
+                let n = old.count
+                let typing = rng.next(below: 2) == 0
+                let s = typing ? randomText(&rng, pieces: 1 + rng.next(below: 3), hazardEvery: set.hazardEvery, plain: set.plain) : ""
+                let lo = cursor(old, at: typing ? n : n - 1), hi = cursor(old, at: n)
+                var atEnd = TextBuffer(old), walked = atEnd
+                guard let change = atEnd.replaceAtEnd(lo, hi, with: s) else { continue }
+                taken += 1
+                let context = "set \(k) round \(round): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
+                let expected = walked.replaceWalkingClusters(lo, hi, with: s)
+                XCTAssertEqual(change, expected, context)
+                XCTAssertEqual(Array(change.removed.utf8), Array(expected.removed.utf8), context)
+                XCTAssertEqual(Array(change.inserted.utf8), Array(expected.inserted.utf8), context)
+                XCTAssertEqual(atEnd, walked, context)
+                XCTAssertEqual(Array(atEnd.text.utf8), Array(walked.text.utf8), context)
+                XCTAssertEqual(atEnd.length, atEnd.text.count, context)
+            }
+            XCTAssertGreaterThanOrEqual(taken, set.takenAtLeast, "set \(k)")
+        }
+        // Whole texts with regional indicators, replaced by texts that keep their start or end.
+        var rng = SplitMix64(seed: 0xF1A6)
+        var taken = 0
+        for round in 0..<3_000 {
+            let plain = ["a", "é", "日", "👍", "\u{301}", "🇫🇷", "🇩🇪", "🇫"]
+            let old = randomText(&rng, pieces: rng.next(below: 12), hazardEvery: 0, plain: plain)
+            let cut = old.index(old.startIndex, offsetBy: rng.next(below: old.count + 1))
+            let middle = randomText(&rng, pieces: rng.next(below: 4), hazardEvery: 0, plain: ["a", "é", "日", "👍", "\u{1F3FD}"])
+            let s = [String(old[..<cut]) + middle, middle + String(old[cut...]), middle][rng.next(below: 3)]
+            let lo = cursor(old, at: 0), hi = cursor(old, at: old.count)
+            var known = TextBuffer(old), walked = known
+            guard let change = known.replaceKnownCharacters(lo, hi, with: s) else { continue }
+            taken += 1
+            let context = "round \(round): \(old.debugDescription) <- \(s.debugDescription)"
+            let expected = walked.replaceWalkingClusters(lo, hi, with: s)
+            XCTAssertEqual(change, expected, context)
+            XCTAssertEqual(Array(change.removed.utf8), Array(expected.removed.utf8), context)
+            XCTAssertEqual(Array(change.inserted.utf8), Array(expected.inserted.utf8), context)
+            XCTAssertEqual(known, walked, context)
+        }
+        XCTAssertGreaterThanOrEqual(taken, 1_000)
+    }
+
     /// Long texts, all plain ASCII or nearly: past the inline splice's 15 bytes, where the
     /// one-byte path appends, replaces the whole text or splices it.
     func testRandomEditsOfLongASCIITextsAgreeWithACountFromScratch() {
