@@ -35,8 +35,10 @@ extension Form {
     /// Undo puts back the text and the selection from before the step.
     mutating func undo(_ i: Int) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
-        guard let step = undoLog.popUndo(&fields[i].history) else { return .edit(applied: false, reason: .nothingToUndo) }
-        let (change, validityChanged) = replaceBytes(i, step.startUTF8, step.inserted.utf8.count, with: step.removed)
+        guard let step = undoLog.popUndo(&fields[i].history, text: fields[i].buffer.text) else {
+            return .edit(applied: false, reason: .nothingToUndo)
+        }
+        let (change, validityChanged) = replaceBytes(i, step.startUTF8, step.replacedUTF8, with: step.text)
         let after = fields[i].buffer
         fields[i].select(anchor: after.cursor(utf8: step.anchorBeforeUTF8), head: after.cursor(utf8: step.headBeforeUTF8))
         emitTextChanged(i, change, validityChanged: validityChanged)
@@ -46,10 +48,12 @@ extension Form {
     /// Redo makes the step again; the caret ends after what it inserted.
     mutating func redo(_ i: Int) -> CommandResult {
         if !fields[i].attributes.enabled { return reject(i, .disabled) }
-        guard let step = undoLog.popRedo(&fields[i].history) else { return .edit(applied: false, reason: .nothingToRedo) }
-        let (change, validityChanged) = replaceBytes(i, step.startUTF8, step.removed.utf8.count, with: step.inserted)
+        guard let step = undoLog.popRedo(&fields[i].history, text: fields[i].buffer.text) else {
+            return .edit(applied: false, reason: .nothingToRedo)
+        }
+        let (change, validityChanged) = replaceBytes(i, step.startUTF8, step.replacedUTF8, with: step.text)
         let after = fields[i].buffer
-        let caret = after.cursor(utf8: step.startUTF8 + step.inserted.utf8.count, roundingUp: true)
+        let caret = after.cursor(utf8: step.startUTF8 + step.text.utf8.count, roundingUp: true)
         fields[i].select(anchor: caret, head: caret)
         emitTextChanged(i, change, validityChanged: validityChanged)
         return .edit(applied: true, reason: nil)

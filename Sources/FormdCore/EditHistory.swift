@@ -32,11 +32,12 @@ struct EditHistory: Equatable, Sendable {
     /// the engine's own resets go through `UndoLog.forget`, which also lets their text go.
     mutating func clear() { self = EditHistory() }
 
-    /// A step as undo and redo apply it: a whole run, its records put together.
+    /// A step as undo and redo apply it: a whole run, its records put together; the bytes
+    /// `startUTF8..<startUTF8 + replacedUTF8` of the text become `text`.
     struct Step: Equatable, Sendable {
         var startUTF8: Int
-        var removed: String
-        var inserted: String
+        var replacedUTF8: Int
+        var text: String
         var anchorBeforeUTF8: Int
         var headBeforeUTF8: Int
     }

@@ -125,9 +125,9 @@ public struct Field: Equatable, Sendable {
     mutating func replace(_ lo: Cursor, _ hi: Cursor, with s: String, kind: EditHistory.Kind?,
                           log: inout UndoLog) -> (CharacterChange, Bool) {
         if let kind {
-            let removed = buffer.text(from: lo, to: hi)
-            log.record(kind, startUTF8: buffer.utf8Offset(lo.index), removed: removed, inserted: s,
-                       anchorBeforeUTF8: buffer.utf8Offset(buffer.anchor.index),
+            let start = buffer.utf8Offset(lo.index)
+            log.record(kind, startUTF8: start, removedUTF8: buffer.utf8Offset(hi.index) - start, insertedUTF8: s.utf8.count,
+                       of: buffer.text, secret: attributes.secure, anchorBeforeUTF8: buffer.utf8Offset(buffer.anchor.index),
                        headBeforeUTF8: buffer.utf8Offset(buffer.head.index), into: &history)
         }
         let change = buffer.replace(lo, hi, with: s)

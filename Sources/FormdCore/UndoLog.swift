@@ -1,4 +1,9 @@
 import FormdBytes
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The undo and redo steps of every field of the engine, in one log, in the order they
 /// were made: an edit writes at the log's end (a cache line it wrote a moment ago) and
@@ -10,54 +15,128 @@ import FormdBytes
 /// grows the run's record when that record is the log's last, and otherwise adds a
 /// record that joins it: undo and redo take a run's records together, as one step.
 ///
+/// A record is a plain value; its text is bytes in the log's storage (`UndoTextArena`),
+/// and only the text that is not in the field: what the step removed while it can be
+/// undone, what it inserted once it is undone (taken from the field by the undo, and
+/// given back to the field's text by the redo, which takes the removed text from it
+/// again). Its slot has room for the longer of the two.
+///
 /// The budget (`--max-undo-text`) counts the records that can still be undone or redone,
-/// from when each is made until it goes out of reach or the log drops it. A step goes out
-/// of reach the moment it does (past `--max-undo`: the field keeps where its oldest step
-/// begins; a redo stack a new step replaced or the budget cut; the history of a field
-/// removed or reset): its records die at once, their text let go and no longer counted.
-/// Dead records leave holes that hold only their slot: the dead front of the log is cut
-/// off at once (`trimFront`, a ring's start moved), and the holes behind a record that
-/// lives on are removed in bulk once they outnumber the live records (`compact`).
+/// from when each is made until it goes out of reach or the log drops it: the bytes the
+/// step removed and inserted, whichever of them the log holds. A step goes out of reach
+/// the moment it does (past `--max-undo`: the field keeps where its oldest step begins; a
+/// redo stack a new step replaced or the budget cut; the history of a field removed or
+/// reset): its records die at once, no longer counted (a secure field's text overwritten).
+/// Dead records leave holes that hold their slot: the dead front of the log is cut off at
+/// once (`trimFront`, a ring's start moved, and the text's bytes before the first record
+/// left freed), and the holes behind a record that lives on are removed in bulk once they
+/// outnumber the live records (`compact`), their text's holes once the text's buffer is
+/// full (`UndoLogStorage.relocateText`). A step of a text past 2 GiB is not kept: the
+/// field's history is forgotten (a record's offsets are 32-bit).
 struct UndoLog: Equatable, Sendable {
-    /// What a record costs beyond its text: the record itself (80 bytes), in a buffer
-    /// that may be up to twice the size of the records it holds.
+    /// What a record costs beyond its text: the record itself (40 bytes), in a buffer
+    /// that may be up to twice the size of the records it holds, and its share of the
+    /// room the text's buffer keeps (half what lives, 4 bytes a record).
     static let recordOverhead = 128
 
-    struct Record: Equatable, Sendable {
-        var kind: EditHistory.Kind
+    /// One record: a plain value, its text in the log's storage.
+    struct Record: Sendable {
+        /// Where its text's slot begins in the storage's `UndoTextArena`.
+        var textAt: Int
+        /// Its number minus that of the next record of its field's stack (older on the undo
+        /// stack, newer on the redo stack); a number below the log's oldest is none.
+        var linkBack: Int32
+        /// Its number minus that of the record put on its field's undo stack right above
+        /// it: read only from the stack's oldest step up, where it is always the one above.
+        var upBack: Int32
+        var startUTF8: Int32
+        var removedUTF8: Int32
+        var insertedUTF8: Int32
+        var anchorBeforeUTF8: Int32
+        var headBeforeUTF8: Int32
+        private var flags: UInt8
+
+        private static let joinsFlag: UInt8 = 4, deadFlag: UInt8 = 8, upJoinsFlag: UInt8 = 16
+        private static let undoneFlag: UInt8 = 32, secretFlag: UInt8 = 64
+
+        /// Record `number`, its stack going on at record `link`, none above it yet.
+        init(number: Int, kind: EditHistory.Kind, joinsPrevious: Bool, secret: Bool, textAt: Int, link: Int,
+             startUTF8: Int32, removedUTF8: Int32, insertedUTF8: Int32, anchorBeforeUTF8: Int32, headBeforeUTF8: Int32) {
+            self.textAt = textAt
+            linkBack = UndoLog.back(number, link)
+            upBack = UndoLog.back(number, -1)
+            self.startUTF8 = startUTF8
+            self.removedUTF8 = removedUTF8
+            self.insertedUTF8 = insertedUTF8
+            self.anchorBeforeUTF8 = anchorBeforeUTF8
+            self.headBeforeUTF8 = headBeforeUTF8
+            flags = (kind == .typing ? 0 : kind == .deleting ? 1 : 2) | (joinsPrevious ? Record.joinsFlag : 0)
+                | (secret ? Record.secretFlag : 0)
+        }
+
+        var kind: EditHistory.Kind {
+            switch flags & 3 {
+            case 0: return .typing
+            case 1: return .deleting
+            default: return .other
+            }
+        }
+
+        @inline(__always)
+        private func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
+
+        @inline(__always)
+        private mutating func set(_ flag: UInt8, _ on: Bool) { flags = on ? flags | flag : flags & ~flag }
+
         /// Continues the run of the record below it on its field's stack: typing that
         /// resumed after records of other fields were made.
-        var joinsPrevious: Bool
-        /// Out of reach: its text let go, its cost no longer counted, its slot removed by
-        /// the next trim or compaction.
-        var dead = false
-        /// Whether the record `up` names joins this one (its `joinsPrevious`), kept here so
-        /// that retiring a stack's oldest step reads one record, not the one above too.
-        var upJoins = false
-        var startUTF8: Int
-        var removed: String
-        var inserted: String
-        var anchorBeforeUTF8: Int
-        var headBeforeUTF8: Int
-        /// The next record of its field's stack (older on the undo stack, newer on the
-        /// redo stack), or -1.
-        var link: Int
-        /// The record put on its field's undo stack right above it, or -1: read only from
-        /// the stack's oldest step up, where it is always the one above.
-        var up = -1
-
-        /// Puts `record` right above this one on its stack; `joins`: its `joinsPrevious`.
-        @inline(__always)
-        mutating func setUp(_ record: Int, joins: Bool) {
-            up = record
-            upJoins = joins
+        var joinsPrevious: Bool { has(Record.joinsFlag) }
+        /// Out of reach: no longer counted, its slot removed by the next trim or compaction.
+        var dead: Bool {
+            get { has(Record.deadFlag) }
+            set { set(Record.deadFlag, newValue) }
         }
+        /// Whether the record above joins this one (its `joinsPrevious`), kept here so
+        /// that retiring a stack's oldest step reads one record, not the one above too.
+        var upJoins: Bool { has(Record.upJoinsFlag) }
+        /// On its field's redo stack: its slot holds what it inserted, else what it removed.
+        var undone: Bool {
+            get { has(Record.undoneFlag) }
+            set { set(Record.undoneFlag, newValue) }
+        }
+        /// Made in a secure field: its text is overwritten when it dies.
+        var secret: Bool { has(Record.secretFlag) }
+
+        /// Puts the record numbered `up` right above this one (numbered `number`) on its
+        /// stack; `joins`: its `joinsPrevious`.
+        @inline(__always)
+        mutating func setUp(_ up: Int, of number: Int, joins: Bool) {
+            upBack = UndoLog.back(number, up)
+            set(Record.upJoinsFlag, joins)
+        }
+
+        /// Bytes of text its slot holds: what is not in the field.
+        var heldUTF8: Int { Int(undone ? insertedUTF8 : removedUTF8) }
+        /// Bytes its slot has room for.
+        var slotUTF8: Int { Int(max(removedUTF8, insertedUTF8)) }
 
         /// Bytes the record holds against the budget.
         var cost: Int {
-            @inline(__always) get { removed.utf8.count + inserted.utf8.count + UndoLog.recordOverhead }
+            @inline(__always) get { Int(removedUTF8) + Int(insertedUTF8) + UndoLog.recordOverhead }
+        }
+
+        /// The same step, wherever its text lies.
+        func sameStep(as other: Record) -> Bool {
+            linkBack == other.linkBack && upBack == other.upBack && startUTF8 == other.startUTF8
+                && removedUTF8 == other.removedUTF8 && insertedUTF8 == other.insertedUTF8
+                && anchorBeforeUTF8 == other.anchorBeforeUTF8 && headBeforeUTF8 == other.headBeforeUTF8 && flags == other.flags
         }
     }
+
+    /// `number - other`, the distance a record keeps to a record it names; past what 32
+    /// bits hold, a distance that names no record the log holds.
+    @inline(__always)
+    static func back(_ number: Int, _ other: Int) -> Int32 { Int32(clamping: number - other) }
 
     /// Undo steps each field keeps (`EngineLimits.maxUndoSteps`).
     let limit: Int
@@ -99,6 +178,18 @@ struct UndoLog: Equatable, Sendable {
     private func at(_ i: Int) -> UnsafeMutablePointer<Record> { storage[i] }
     private var count: Int { storage.count }
 
+    /// The number of the next record on the stack of record `i` (an index), or one the
+    /// log does not hold.
+    @inline(__always)
+    private func link(_ i: Int) -> Int { base + i - Int(at(i).pointee.linkBack) }
+
+    @inline(__always)
+    private func setLink(_ i: Int, _ n: Int) { at(i).pointee.linkBack = UndoLog.back(base + i, n) }
+
+    /// The number of the record above record `i` (an index) on its undo stack.
+    @inline(__always)
+    private func up(_ i: Int) -> Int { base + i - Int(at(i).pointee.upBack) }
+
     /// Gives this log a storage of its own before it changes.
     @inline(__always)
     private mutating func makeUnique() {
@@ -113,14 +204,23 @@ struct UndoLog: Equatable, Sendable {
     static func == (a: UndoLog, b: UndoLog) -> Bool {
         a.limit == b.limit && a.oldest == b.oldest && a.total == b.total && a.lastMade == b.lastMade
             && a.count - a.dropped == b.count - b.dropped
-            && zip(a.dropped..<a.count, b.dropped..<b.count).allSatisfy { a.at($0).pointee == b.at($1).pointee }
+            && zip(a.dropped..<a.count, b.dropped..<b.count).allSatisfy { i, j in
+                a.at(i).pointee.sameStep(as: b.at(j).pointee)
+                    && (a.at(i).pointee.dead || a.heldText(i) == b.heldText(j))
+            }
     }
 
-    /// Records the edit that replaced `removed` at `startUTF8` by `inserted` in the field
-    /// whose history is `h`. A new step clears what could be redone, and puts the field's
-    /// oldest step out of reach once it keeps `limit`.
-    mutating func record(_ kind: EditHistory.Kind, startUTF8: Int, removed: String, inserted: String,
-                         anchorBeforeUTF8: Int, headBeforeUTF8: Int, into h: inout EditHistory) {
+    /// The bytes record `i` (an index) holds.
+    private func heldText(_ i: Int) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: storage.textBytes(of: i), count: at(i).pointee.heldUTF8))
+    }
+
+    /// Records the edit that replaced the `removedUTF8` bytes at `startUTF8` of `text`
+    /// (the field's text before it) by `insertedUTF8` bytes, in the field whose history
+    /// is `h`; `secret`: the field is secure. A new step clears what could be redone, and
+    /// puts the field's oldest step out of reach once it keeps `limit`.
+    mutating func record(_ kind: EditHistory.Kind, startUTF8: Int, removedUTF8: Int, insertedUTF8: Int, of text: String,
+                         secret: Bool, anchorBeforeUTF8: Int, headBeforeUTF8: Int, into h: inout EditHistory) {
         makeUnique()
         if h.redoTop >= oldest { release(from: h.redoTop) }
         h.redoTop = -1
@@ -128,49 +228,83 @@ struct UndoLog: Equatable, Sendable {
             h.run = nil
             return
         }
+        let before = text.utf8.count
+        guard max(before, before - removedUTF8 + insertedUTF8, anchorBeforeUTF8, headBeforeUTF8) <= Int(Int32.max) else {
+            forget(&h)
+            return
+        }
         if let run = h.run, run == kind, h.count > 0, h.undoTop >= oldest {
-            if kind == .typing && removed.isEmpty && startUTF8 == h.runEnd {
-                h.runEnd += inserted.utf8.count
+            if kind == .typing && removedUTF8 == 0 && startUTF8 == h.runEnd {
+                h.runEnd += insertedUTF8
                 if h.undoTop == lastMade {
-                    total += inserted.utf8.count
-                    at(count - 1).pointee.inserted += inserted
+                    total += insertedUTF8
+                    let r = at(count - 1)
+                    let grown = Int(r.pointee.insertedUTF8) + insertedUTF8
+                    if grown > r.pointee.slotUTF8 { storage.resizeLastText(to: grown, shifting: 0) }
+                    r.pointee.insertedUTF8 = Int32(grown)
                 } else {
-                    push(kind, joining: true, startUTF8: startUTF8, removed: removed, inserted: inserted,
-                         anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, onto: &h)
+                    push(kind, joining: true, startUTF8: startUTF8, removedUTF8: removedUTF8, insertedUTF8: insertedUTF8,
+                         of: text, secret: secret, anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, onto: &h)
                 }
                 return
             }
-            if kind == .deleting && inserted.isEmpty && startUTF8 + removed.utf8.count == h.runEnd {
+            if kind == .deleting && insertedUTF8 == 0 && startUTF8 + removedUTF8 == h.runEnd {
                 h.runEnd = startUTF8
                 if h.undoTop == lastMade {
                     // A Backspace removed what lies before the run's removed text.
                     let i = count - 1
-                    total += removed.utf8.count
-                    at(i).pointee.removed.insert(contentsOf: removed, at: at(i).pointee.removed.startIndex)
-                    at(i).pointee.startUTF8 = startUTF8
+                    total += removedUTF8
+                    let r = at(i).pointee
+                    storage.resizeLastText(to: max(Int(r.removedUTF8) + removedUTF8, Int(r.insertedUTF8)), shifting: removedUTF8)
+                    UndoLog.copy(text, from: startUTF8, count: removedUTF8, to: storage.textBytes(of: i))
+                    at(i).pointee.removedUTF8 += Int32(removedUTF8)
+                    at(i).pointee.startUTF8 = Int32(startUTF8)
                 } else {
-                    push(kind, joining: true, startUTF8: startUTF8, removed: removed, inserted: inserted,
-                         anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, onto: &h)
+                    push(kind, joining: true, startUTF8: startUTF8, removedUTF8: removedUTF8, insertedUTF8: insertedUTF8,
+                         of: text, secret: secret, anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, onto: &h)
                 }
                 return
             }
         }
-        push(kind, joining: false, startUTF8: startUTF8, removed: removed, inserted: inserted,
-             anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, onto: &h)
+        push(kind, joining: false, startUTF8: startUTF8, removedUTF8: removedUTF8, insertedUTF8: insertedUTF8,
+             of: text, secret: secret, anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, onto: &h)
         stepAdded(startingAt: h.undoTop, to: &h)
         h.run = kind == .other ? nil : kind
-        h.runEnd = kind == .typing ? startUTF8 + inserted.utf8.count : startUTF8
+        h.runEnd = kind == .typing ? startUTF8 + insertedUTF8 : startUTF8
     }
 
-    /// Puts a record at the end of the log, on top of `h`'s undo stack.
+    /// Copies the `count` bytes at `start` of `text`'s UTF-8 to `destination`.
     @inline(__always)
-    private mutating func push(_ kind: EditHistory.Kind, joining: Bool, startUTF8: Int, removed: String, inserted: String,
-                               anchorBeforeUTF8: Int, headBeforeUTF8: Int, onto h: inout EditHistory) {
+    private static func copy(_ text: String, from start: Int, count: Int, to destination: UnsafeMutablePointer<UInt8>) {
+        guard count > 0 else { return }
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { b in
+            destination.initialize(from: b.baseAddress! + start, count: count)
+        }
+        if done == nil {
+            let utf8 = text.utf8
+            var i = utf8.index(utf8.startIndex, offsetBy: start)
+            for k in 0..<count {
+                destination[k] = utf8[i]
+                i = utf8.index(after: i)
+            }
+        }
+    }
+
+    /// Puts a record at the end of the log, on top of `h`'s undo stack, with the removed
+    /// text's bytes.
+    @inline(__always)
+    private mutating func push(_ kind: EditHistory.Kind, joining: Bool, startUTF8: Int, removedUTF8: Int, insertedUTF8: Int,
+                               of text: String, secret: Bool, anchorBeforeUTF8: Int, headBeforeUTF8: Int,
+                               onto h: inout EditHistory) {
         let number = base + count
-        if h.undoTop >= base { at(h.undoTop - base).pointee.setUp(number, joins: joining) }
-        total += removed.utf8.count + inserted.utf8.count + UndoLog.recordOverhead
-        storage.append(Record(kind: kind, joinsPrevious: joining, startUTF8: startUTF8, removed: removed, inserted: inserted,
-                              anchorBeforeUTF8: anchorBeforeUTF8, headBeforeUTF8: headBeforeUTF8, link: h.undoTop))
+        if h.undoTop >= base { at(h.undoTop - base).pointee.setUp(number, of: h.undoTop, joins: joining) }
+        total += removedUTF8 + insertedUTF8 + UndoLog.recordOverhead
+        let textAt = storage.reserveText(max(removedUTF8, insertedUTF8))
+        if removedUTF8 > 0 { UndoLog.copy(text, from: startUTF8, count: removedUTF8, to: storage.text.bytes + textAt) }
+        storage.append(Record(number: number, kind: kind, joinsPrevious: joining, secret: secret, textAt: textAt,
+                              link: h.undoTop, startUTF8: Int32(startUTF8),
+                              removedUTF8: Int32(removedUTF8), insertedUTF8: Int32(insertedUTF8),
+                              anchorBeforeUTF8: Int32(anchorBeforeUTF8), headBeforeUTF8: Int32(headBeforeUTF8)))
         live += 1
         h.undoTop = number
         lastMade = number
@@ -204,33 +338,37 @@ struct UndoLog: Equatable, Sendable {
             let i = n - base
             if !at(i).pointee.dead { kill(i) }
             let upJoins = at(i).pointee.upJoins
-            n = at(i).pointee.up
+            n = up(i)
             if !upJoins { break }
         }
         h.bottom = n
     }
 
-    /// Takes the last step off `h`'s undo stack onto its redo stack.
-    mutating func popUndo(_ h: inout EditHistory) -> EditHistory.Step? {
+    /// Takes the last step off `h`'s undo stack onto its redo stack; `text` is the field's
+    /// text, from which each record takes what it inserted.
+    mutating func popUndo(_ h: inout EditHistory, text: String) -> EditHistory.Step? {
         h.run = nil
         guard h.count > 0, h.undoTop >= oldest else { return nil }
         makeUnique()
-        var step = EditHistory.Step(startUTF8: .max, removed: "", inserted: "", anchorBeforeUTF8: 0, headBeforeUTF8: 0)
+        var step = EditHistory.Step(startUTF8: .max, replacedUTF8: 0, text: "", anchorBeforeUTF8: 0, headBeforeUTF8: 0)
+        var removed: [UInt8] = []
         while true {
             let i = h.undoTop - base
-            let r = at(i).pointee
-            at(i).pointee.link = h.redoTop
+            let next = link(i)
+            setLink(i, h.redoTop)
             h.redoTop = h.undoTop
-            h.undoTop = r.link
+            h.undoTop = next
             // Newest first: an older record removed what lies after (Backspaces go backwards)
             // and inserted what lies before.
-            step.startUTF8 = min(step.startUTF8, r.startUTF8)
-            step.removed += r.removed
-            step.inserted = r.inserted + step.inserted
-            step.anchorBeforeUTF8 = r.anchorBeforeUTF8
-            step.headBeforeUTF8 = r.headBeforeUTF8
+            let r = at(i).pointee
+            step.startUTF8 = min(step.startUTF8, Int(r.startUTF8))
+            step.replacedUTF8 += Int(r.insertedUTF8)
+            removed.append(contentsOf: UnsafeBufferPointer(start: storage.textBytes(of: i), count: Int(r.removedUTF8)))
+            swapText(i, undone: true, from: text)
+            step.anchorBeforeUTF8 = Int(r.anchorBeforeUTF8)
+            step.headBeforeUTF8 = Int(r.headBeforeUTF8)
             if !r.joinsPrevious { break }
-            if r.link < oldest {
+            if next < oldest {
                 // The budget dropped the run's start, and with it every older step.
                 h.count = 1
                 break
@@ -238,11 +376,13 @@ struct UndoLog: Equatable, Sendable {
         }
         h.count -= 1
         if h.count == 0 { h.bottom = -1 }
+        step.text = String(decoding: removed, as: UTF8.self)
         return step
     }
 
-    /// Takes the next step off `h`'s redo stack back onto its undo stack.
-    mutating func popRedo(_ h: inout EditHistory) -> EditHistory.Step? {
+    /// Takes the next step off `h`'s redo stack back onto its undo stack; `text` is the
+    /// field's text, from which each record takes what it removed.
+    mutating func popRedo(_ h: inout EditHistory, text: String) -> EditHistory.Step? {
         h.run = nil
         guard h.redoTop >= oldest else {
             h.redoTop = -1
@@ -251,22 +391,38 @@ struct UndoLog: Equatable, Sendable {
         makeUnique()
         let firstNumber = h.redoTop
         let first = at(firstNumber - base).pointee
-        var step = EditHistory.Step(startUTF8: .max, removed: "", inserted: "",
-                                    anchorBeforeUTF8: first.anchorBeforeUTF8, headBeforeUTF8: first.headBeforeUTF8)
+        var step = EditHistory.Step(startUTF8: .max, replacedUTF8: 0, text: "",
+                                    anchorBeforeUTF8: Int(first.anchorBeforeUTF8), headBeforeUTF8: Int(first.headBeforeUTF8))
+        var inserted: [UInt8] = []
         while true {
             let i = h.redoTop - base
+            let next = link(i)
             let r = at(i).pointee
-            at(i).pointee.link = h.undoTop
-            if h.undoTop >= base { at(h.undoTop - base).pointee.setUp(h.redoTop, joins: r.joinsPrevious) }
+            setLink(i, h.undoTop)
+            if h.undoTop >= base { at(h.undoTop - base).pointee.setUp(h.redoTop, of: h.undoTop, joins: r.joinsPrevious) }
             h.undoTop = h.redoTop
-            h.redoTop = r.link
-            step.startUTF8 = min(step.startUTF8, r.startUTF8)
-            step.removed = r.removed + step.removed
-            step.inserted += r.inserted
-            if r.link < oldest || !at(r.link - base).pointee.joinsPrevious { break }
+            h.redoTop = next
+            step.startUTF8 = min(step.startUTF8, Int(r.startUTF8))
+            step.replacedUTF8 += Int(r.removedUTF8)
+            inserted.append(contentsOf: UnsafeBufferPointer(start: storage.textBytes(of: i), count: Int(r.insertedUTF8)))
+            swapText(i, undone: false, from: text)
+            if next < oldest || !at(next - base).pointee.joinsPrevious { break }
         }
         stepAdded(startingAt: firstNumber, to: &h)
+        step.text = String(decoding: inserted, as: UTF8.self)
         return step
+    }
+
+    /// Puts in record `i`'s slot the text the field is about to lose (`undone`: what the
+    /// record inserted, else what it removed), taken from the field's `text`; the slot's
+    /// other text is in the field again.
+    private mutating func swapText(_ i: Int, undone: Bool, from text: String) {
+        let r = at(i)
+        let held = r.pointee.heldUTF8
+        r.pointee.undone = undone
+        let taking = r.pointee.heldUTF8
+        if r.pointee.secret && held > taking { (storage.textBytes(of: i) + taking).update(repeating: 0, count: held - taking) }
+        UndoLog.copy(text, from: Int(r.pointee.startUTF8), count: taking, to: storage.textBytes(of: i))
     }
 
     /// Bytes the next undo of `h` adds to the text (negative when it shortens it).
@@ -275,9 +431,9 @@ struct UndoLog: Equatable, Sendable {
         var growth = 0, n = h.undoTop
         while n >= oldest {
             let r = at(n - base).pointee
-            growth += r.removed.utf8.count - r.inserted.utf8.count
+            growth += Int(r.removedUTF8) - Int(r.insertedUTF8)
             if !r.joinsPrevious { break }
-            n = r.link
+            n = link(n - base)
         }
         return growth
     }
@@ -287,9 +443,10 @@ struct UndoLog: Equatable, Sendable {
         var growth = 0, n = h.redoTop
         while n >= oldest {
             let r = at(n - base).pointee
-            growth += r.inserted.utf8.count - r.removed.utf8.count
-            if r.link < oldest || !at(r.link - base).pointee.joinsPrevious { break }
-            n = r.link
+            growth += Int(r.insertedUTF8) - Int(r.removedUTF8)
+            let next = link(n - base)
+            if next < oldest || !at(next - base).pointee.joinsPrevious { break }
+            n = next
         }
         return growth
     }
@@ -309,19 +466,18 @@ struct UndoLog: Equatable, Sendable {
         var n = n
         while n >= oldest && n <= last && !at(n - base).pointee.dead {
             kill(n - base)
-            n = at(n - base).pointee.link
+            n = link(n - base)
         }
     }
 
-    /// Record `i` (an index) goes out of reach: its text is let go and no longer counted.
+    /// Record `i` (an index) goes out of reach: no longer counted, a secure text erased.
     @inline(__always)
     private mutating func kill(_ i: Int) {
         let r = at(i)
         total -= r.pointee.cost
         live -= 1
         r.pointee.dead = true
-        r.pointee.removed = ""
-        r.pointee.inserted = ""
+        if r.pointee.secret { storage.eraseText(of: i) }
     }
 
     /// Drops the oldest records until the log costs at most `goal`. A redo stack's next
@@ -334,19 +490,32 @@ struct UndoLog: Equatable, Sendable {
                 kill(dropped)
                 frontHoldsDropped = true
                 // Links lead to newer records only on a redo stack.
-                let next = at(dropped).pointee.link
+                let next = link(dropped)
                 if next > base + dropped { release(from: next) }
             }
             dropped += 1
         }
+        releaseText()
+    }
+
+    /// Frees the text's bytes before the first record that may live.
+    private func releaseText() {
+        storage.text.release(upTo: dropped < count ? at(dropped).pointee.textAt : nil)
     }
 
     /// What the live records cost, counted one by one: for tests and invariants.
     var recount: Int { (dropped..<count).reduce(0) { $0 + (at($1).pointee.dead ? 0 : at($1).pointee.cost) } }
 
-    /// Bytes of text in every record the log holds, dead or dropped ones too: for tests
-    /// that text out of reach is let go at once.
-    var textHeld: Int { (0..<count).reduce(0) { $0 + at($1).pointee.removed.utf8.count + at($1).pointee.inserted.utf8.count } }
+    /// Bytes of text the live records hold: for tests.
+    var textHeld: Int { (dropped..<count).reduce(0) { $0 + (at($1).pointee.dead ? 0 : at($1).pointee.heldUTF8) } }
+
+    /// The size of the text's buffer, and the bytes held in it from its front to its end,
+    /// holes included: for tests that it stays bounded.
+    var textBuffer: (capacity: Int, span: Int) { (storage.text.capacity, storage.text.span) }
+
+    /// Every byte of the text's buffer, held or not: for tests that a secure text is
+    /// overwritten once it dies.
+    var textBufferBytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.text.bytes, count: storage.text.capacity)) }
 
     /// Records the log holds past its dead front, holes included: for tests.
     var held: Int { count - dropped }
@@ -366,6 +535,7 @@ struct UndoLog: Equatable, Sendable {
             base += dropped
             dropped = 0
         }
+        releaseText()
     }
 
     /// Whether the holes behind the front (and the front itself while it holds records
@@ -393,7 +563,7 @@ struct UndoLog: Equatable, Sendable {
                 } else {
                     var n = h.bottom
                     while n < oldest {
-                        n = at(n - base).pointee.up
+                        n = up(n - base)
                         if !at(n - base).pointee.joinsPrevious { h.count -= 1 }
                     }
                     h.bottom = n
@@ -414,9 +584,11 @@ struct UndoLog: Equatable, Sendable {
             func map(_ n: Int) -> Int { n >= oldOldest && renumbered[n - oldBase] >= 0 ? newBase + Int(renumbered[n - oldBase]) : -1 }
             for i in (oldOldest - oldBase)..<count where renumbered[i] >= 0 {
                 let j = Int(renumbered[i])
-                if i != j { swap(&log[i].pointee, &log[j].pointee) }
-                log[j].pointee.link = map(log[j].pointee.link)
-                log[j].pointee.up = map(log[j].pointee.up)
+                let (number, newNumber) = (oldBase + i, newBase + j)
+                var r = log[i].pointee
+                r.linkBack = UndoLog.back(newNumber, map(number - Int(r.linkBack)))
+                r.upBack = UndoLog.back(newNumber, map(number - Int(r.upBack)))
+                log[j].pointee = r
             }
         }
         storage.truncate(to: Int(kept))
@@ -433,6 +605,7 @@ struct UndoLog: Equatable, Sendable {
             }
             lastMade = map(lastMade)
         }
+        releaseText()
         fieldsAtCompaction = fields
     }
 }
