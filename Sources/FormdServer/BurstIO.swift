@@ -205,9 +205,10 @@ final class BurstIO: @unchecked Sendable {
         // Lines in the last block: the next one is sized for as many up front, instead of
         // growing through a dozen copies.
         var lastCount = 0
-        // A handled block's list, emptied, holds the next block's lines: the same memory
-        // block after block, where a fresh list would fault its pages in each time.
-        var reused: [DecodedLine] = []
+        // Handled blocks' lists, emptied, hold the next blocks' lines: the same memory
+        // block after block, where a fresh list would fault its pages in each time. As
+        // many are kept as blocks can be queued, all read between two wakeups.
+        var reusable: [[DecodedLine]] = []
         while true {
             guard writeHandedOver() else { return false }
             // No input is read while too much output waits.
@@ -216,11 +217,10 @@ final class BurstIO: @unchecked Sendable {
             }
             var freed: [[DecodedLine]] = []
             spent.withLock { swap(&$0, &freed) }
-            if var list = freed.popLast() {
-                list.removeAll(keepingCapacity: true)
-                reused = list
+            while var list = freed.popLast() {
+                list.freeSpent()
+                if reusable.count <= keptSpares { reusable.append(list) }
             }
-            freed.removeAll()
             switch InputWait.wait(input: input.reader.fd, output: output, stop: stopRead) {
             case .stop:
                 return true
@@ -233,8 +233,7 @@ final class BurstIO: @unchecked Sendable {
             case .ready:
                 break
             }
-            var lines: [DecodedLine] = []
-            swap(&lines, &reused)
+            var lines = reusable.popLast() ?? []
             lines.reserveCapacity(lastCount)
             let result = input.reader.fill()
             switch result {

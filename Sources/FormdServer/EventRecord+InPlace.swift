@@ -15,28 +15,41 @@ extension Array where Element == EventRecord {
     }
 
     /// Whether this list is worth freeing as it is written (`forEachInPlace(freeing:)`)
-    /// and can then be emptied without destroying its records (`forgetFreed`): its first
-    /// record holds nothing to release (a stream whose ids or texts are held out of line
-    /// holds them in nearly every record, and such a list is destroyed faster in one
-    /// pass), and its storage holds its count and capacity in the two words before its
-    /// first record, as the library lays an array out. Looked at before any record is
-    /// freed, so a list laid out otherwise is freed the ordinary way.
+    /// and can then be emptied without destroying its records (`forgetFreed`): one of its
+    /// first records holds nothing to release (a stream whose ids are held out of line
+    /// holds them in every record, and such a list is destroyed faster in one pass; one
+    /// with some long texts has them in a few records only), and its storage holds its
+    /// count and capacity in the two words before its first record, as the library lays
+    /// an array out. Looked at before any record is freed, so a list laid out otherwise is
+    /// freed the ordinary way.
     mutating func canForgetFreed() -> Bool {
+        guard count > 0, countIsInHeader() else { return false }
+        let looked = Swift.min(count, 4)
+        return withUnsafeMutableBufferPointer { records in
+            (0..<looked).contains { EventRecord.releasesNothing(records.baseAddress! + $0) }
+        }
+    }
+}
+
+extension Array {
+    /// Whether the list's storage holds its count and capacity in the two words before its
+    /// first element, as the library lays an array out, so `forgetFreed` can empty it.
+    /// False for an empty list.
+    mutating func countIsInHeader() -> Bool {
         let count = self.count, capacity = self.capacity
         guard count > 0 else { return false }
-        return withUnsafeMutableBufferPointer { records in
-            let header = UnsafeRawPointer(records.baseAddress!) - 2 * MemoryLayout<Int>.stride
+        return withUnsafeMutableBufferPointer { elements in
+            let header = UnsafeRawPointer(elements.baseAddress!) - 2 * MemoryLayout<Int>.stride
             return header.load(as: Int.self) == count && Int(header.load(fromByteOffset: MemoryLayout<Int>.stride, as: UInt.self) &>> 1) == capacity
-                && EventRecord.releasesNothing(records.baseAddress!)
         }
     }
 
     /// Empties the list, keeping its capacity, without destroying what is left in it:
-    /// every record in it was freed in place (`forEachInPlace(freeing:)`) after
-    /// `canForgetFreed` said yes.
+    /// every element in it was freed in place (`EventRecord.freeInPlace`,
+    /// `DecodedLine.freeInPlace`) after `countIsInHeader` said yes.
     mutating func forgetFreed() {
-        withUnsafeMutableBufferPointer { records in
-            (UnsafeMutableRawPointer(records.baseAddress!) - 2 * MemoryLayout<Int>.stride).storeBytes(of: 0, as: Int.self)
+        withUnsafeMutableBufferPointer { elements in
+            (UnsafeMutableRawPointer(elements.baseAddress!) - 2 * MemoryLayout<Int>.stride).storeBytes(of: 0, as: Int.self)
         }
     }
 }

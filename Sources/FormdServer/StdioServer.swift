@@ -152,7 +152,7 @@ public struct StdioServer {
             // Each line is moved out of its block, handled, and put back spent, to be freed
             // here or by the burst thread as it reuses the list for a later block's.
             if !handleEach(of: &block.lines) { return false }
-            if !burstThreadTakes { block.lines.removeAll(keepingCapacity: true) }
+            if !burstThreadTakes { block.lines.freeSpent() }
             burst.recycle(&block.lines)
             switch block.after {
             case .more:

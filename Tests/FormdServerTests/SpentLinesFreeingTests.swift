@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormdCore
+import FormdJSON
+@testable import FormdProtocol
+@testable import FormdServer
+import XCTest
+
+/// A burst block's handled lines are emptied without the array's own destroy
+/// (`freeSpent`): a line holding only inline or constant strings is left as it lies, any
+/// other is destroyed in place. Checked by the strings' own reference counts.
+final class SpentLinesFreeingTests: XCTestCase {
+    /// The runtime's count of strong references to a string's storage.
+    func references(_ s: String) -> Int {
+        typealias RetainCount = @convention(c) (UnsafeRawPointer) -> Int
+        let count = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_retainCount"), to: RetainCount.self)
+        let words = unsafeBitCast(s, to: (UInt64, UInt64).self)
+        return count(UnsafeRawPointer(bitPattern: UInt(words.1 & 0x0FFF_FFFF_FFFF_FFFF))!)
+    }
+
+    func line(id: RequestID? = .number(JSONNumber(literal: "7")!), method: String = "insertText", form: String = "default",
+              _ command: FormCommand) -> DecodedLine {
+        .request(Envelope(id: id, method: method, .success(.form(form, command))))
+    }
+
+    /// Every keystroke kind, each with `long` in one of its strings or none.
+    func lines(_ long: String) -> [DecodedLine] {
+        [
+            line(.insertText(field: "f1", text: "é")), line(.setText(field: "f1", text: "short")),
+            line(.delete(field: nil)), line(.pressReturn(field: "f2")), line(.focusNext),
+            line(.demandFocus(field: "f3", demand: .become)), line(.select(field: "f1", start: 0, end: 1)),
+            line(.moveCaret(field: "f1", to: .end, extend: false)), line(.undo(field: "f1")), line(.redo(field: nil)), .blank,
+            line(id: .string(long), .insertText(field: "f1", text: "a")), line(id: .number(JSONNumber(literal: String(repeating: "1", count: 20))!), .focusNext),
+            line(method: long, .focusNext), line(form: long, .focusPrevious),
+            line(.insertText(field: long, text: "a")), line(.insertText(field: "f1", text: long)),
+            line(.setText(field: long, text: "")), line(.setText(field: "f1", text: long)),
+            line(.delete(field: long)), line(.pressReturn(field: long)), line(.demandFocus(field: long, demand: .resign)),
+            line(.getState(includeSecrets: false)),
+            .unreadable(id: .null, ProtocolError(.parseError, long)), .batch([Envelope(id: nil, method: long, .failure(.invalidParams("x")))]),
+        ]
+    }
+
+    func testLinesOfInlineStringsReleaseNothingAndOthersDo() {
+        XCTAssertTrue(LineWords.layoutHolds, "strings, arrays and commands are laid out as the freeing expects here")
+        let long = String(repeating: "x", count: 40) + "é"
+        var all = lines(long)
+        all.withUnsafeMutableBufferPointer { lines in
+            for i in lines.indices {
+                XCTAssertEqual(DecodedLine.releasesNothing(lines.baseAddress! + i), i <= 10, "line \(i)")
+            }
+        }
+    }
+
+    /// The lines of `lines(long)`, those holding nothing to release first or last.
+    func list(_ long: String, inlineFirst: Bool) -> [DecodedLine] {
+        let made = lines(long)
+        var list: [DecodedLine] = []
+        list.reserveCapacity(64)
+        list.append(contentsOf: inlineFirst ? made : Array(made[11...]) + Array(made[..<11]))
+        return list
+    }
+
+    /// Every line holding a fresh string, with inline lines around it, freed: every
+    /// reference the lines took is gone, and the list is empty with its room kept; whether
+    /// it is emptied in place (a first line holding nothing) or the ordinary way.
+    func testSpentLinesAreFreedAndTheListEmptied() {
+        for inlineFirst in [true, false] {
+            let long = String(repeating: "y", count: 30) + "é"
+            var spent = list(long, inlineFirst: inlineFirst)
+            let held = references(long)
+            let capacity = spent.capacity
+            spent.freeSpent()
+            XCTAssertEqual(spent.count, 0)
+            XCTAssertEqual(spent.capacity, capacity, "the list keeps its room for a later block")
+            let after = references(long)  // counted outside the assertion, whose closure holds one more
+            XCTAssertEqual(after, held - 12, "the references of the twelve lines holding it are let go")
+        }
+    }
+
+    func testTheEmptiedListTakesLinesAgain() {
+        var spent = list("f1", inlineFirst: true)
+        spent.freeSpent()
+        spent.append(line(.setText(field: "f2", text: "again")))
+        XCTAssertEqual(spent.count, 1)
+        guard case .request(let envelope) = spent[0], case .success(.form("default", .setText("f2", "again"))) = envelope.call else {
+            return XCTFail("the line appended after emptying")
+        }
+    }
+}
