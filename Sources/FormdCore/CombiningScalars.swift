@@ -47,10 +47,14 @@ enum CombiningScalars {
     /// `previous` (nil at the text's start, where leading marks are a character of their
     /// own) if every scalar there is known and no mark follows a scalar that may be a
     /// control; else nil. Runs of plain ASCII go a word at a time, and in a long text
-    /// (searched for CR once, by memchr) eight words at a time.
-    static func characters(_ p: UnsafePointer<UInt8>, _ count: Int, after previous: UInt32?) -> Int? {
+    /// (searched for CR once, by memchr) eight words at a time; a long text flagged ASCII
+    /// (`SimpleScalars.isFlaggedASCII`) is only searched for CR.
+    static func characters(_ p: UnsafePointer<UInt8>, _ count: Int, after previous: UInt32?, ascii: Bool = false) -> Int? {
         let long = count >= 64
-        if long && memchr(p, 0x0D, count) != nil { return nil }
+        if long {
+            if memchr(p, 0x0D, count) != nil { return nil }
+            if ascii { return count }
+        }
         var characters = 0
         var last = previous
         var i = 0

@@ -32,6 +32,14 @@ enum SimpleScalars {
             || (0x1F200...0x1F3FA).contains(v) || (0x1F400...0x3FFFF).contains(v)
     }
 
+    /// Whether `s` is held out of line with the library's own ASCII flag, set when it was
+    /// made: then every byte is a scalar below 0x80, simple but for CR, with no pass over it.
+    /// (Inline strings answer false: they are short enough to look at.)
+    @inline(__always)
+    static func isFlaggedASCII(_ s: String) -> Bool {
+        s._guts._isContiguousASCII
+    }
+
     /// The scalar whose UTF-8 starts at `p` (valid UTF-8) and its length in bytes.
     @inline(__always)
     static func decode(_ p: UnsafePointer<UInt8>) -> (value: UInt32, length: Int) {

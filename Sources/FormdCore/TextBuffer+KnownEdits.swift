@@ -16,7 +16,9 @@ extension TextBuffer {
     /// the unchanged ends of the change stop inside it must its scalars be known, so that
     /// those are character boundaries.
     mutating func replaceKnownCharacters(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
+        // (Not `??`: its autoclosure copies the change.)
         if let change = replaceAtEnd(lo, hi, with: s) { return change }
+        if let change = replaceWhole(lo, hi, with: s) { return change }
         let edit = KnownEdit(loUTF8: utf8Offset(lo.index), hiUTF8: utf8Offset(hi.index), lo: lo.offset, hi: hi.offset, length: length)
         let found = text.utf8.withContiguousStorageIfAvailable { t in
             s.utf8.withContiguousStorageIfAvailable { n -> (CharacterChange, Int, String?)? in
@@ -51,7 +53,7 @@ extension TextBuffer {
             }
             return s.utf8.withContiguousStorageIfAvailable { n -> (Int, String?) in
                 guard !CombiningScalars.isMark(SimpleScalars.decode(n.baseAddress!).value),
-                      let typed = CombiningScalars.characters(n.baseAddress!, m, after: last) else { return (-1, nil) }
+                      let typed = CombiningScalars.characters(n.baseAddress!, m, after: last, ascii: SimpleScalars.isFlaggedASCII(s)) else { return (-1, nil) }
                 return (typed, count &+ m <= ShortASCII.capacity
                         ? KnownEdit.inline(t.baseAddress!, count, replacing: count, count, with: n.baseAddress!, m) : nil)
             } ?? (-1, nil)
@@ -66,6 +68,34 @@ extension TextBuffer {
         head = anchor
         return CharacterChange(startOffset: lo.offset, startUTF8: loUTF8, removed: removed, removedCount: removedCount,
                                inserted: s, insertedCount: typed, windowRemoved: 1 &+ removedCount, windowInserted: 1 &+ typed)
+    }
+
+    /// A whole text replaced by one whose first and last bytes differ from its own (most
+    /// `setText`s): no character is kept at either end, so the change is the edit, whatever
+    /// the old text holds (regional indicators too: nothing lies beyond it). Nil for any
+    /// other edit, or where the new text's characters are not known.
+    @inline(__always)
+    mutating func replaceWhole(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
+        guard lo.offset == 0 && hi.offset == length && length > 0 && !s.isEmpty else { return nil }
+        let count = text.utf8.count, m = s.utf8.count
+        let found = text.utf8.withContiguousStorageIfAvailable { t -> (Int, String?) in
+            s.utf8.withContiguousStorageIfAvailable { n -> (Int, String?) in
+                let t = t.baseAddress!, n = n.baseAddress!
+                guard t[0] != n[0] && t[count &- 1] != n[m &- 1],
+                      let chars = CombiningScalars.characters(n, m, after: nil, ascii: SimpleScalars.isFlaggedASCII(s)) else { return (-1, nil) }
+                // A short new text is held inline, as every edit's is.
+                return (chars, m <= ShortASCII.capacity && ShortUTF8.inlineWords(of: s) == nil ? ShortUTF8.string(validUTF8: n, count: m) : nil)
+            } ?? (-1, nil)
+        } ?? (-1, nil)
+        let (chars, short) = found
+        if chars < 0 { return nil }
+        let change = CharacterChange(startOffset: 0, startUTF8: 0, removed: text, removedCount: length, inserted: s,
+                                     insertedCount: chars, windowRemoved: length, windowInserted: chars)
+        text = short ?? s
+        length = chars
+        anchor = Cursor(text.endIndex, chars)
+        head = anchor
+        return change
     }
 
     /// Puts `s` in place of `lo..<hi` in `text`, or the new text `inline` when it was
@@ -118,7 +148,7 @@ private struct KnownEdit {
         // A regional indicator removed may pair those beyond the window differently; when
         // the whole text is replaced there is nothing beyond it (a long `setText` is not
         // searched).
-        guard let insertedChars = CombiningScalars.characters(n, m, after: last),
+        guard let insertedChars = CombiningScalars.characters(n, m, after: last, ascii: SimpleScalars.isFlaggedASCII(s)),
               (before == 0 && after == 0) || !SimpleScalars.hasRegionalIndicator(t + loUTF8, hiUTF8 - loUTF8) else { return nil }
         let newTextBytes = count - (hiUTF8 - loUTF8) + m
         let inline = newTextBytes <= ShortASCII.capacity ? Self.inline(t, count, replacing: loUTF8, hiUTF8, with: n, m) : nil

@@ -90,11 +90,42 @@ final class CombiningScalarsTests: XCTestCase {
             for _ in 0..<(64 + rng.next(below: 300)) {
                 text.unicodeScalars.append(rng.next(below: 60) == 0 ? rare[rng.next(below: rare.count)] : plain[rng.next(below: plain.count)])
             }
-            let found = Array(text.utf8).withUnsafeBufferPointer { CombiningScalars.characters($0.baseAddress!, $0.count, after: nil) }
+            let ascii = SimpleScalars.isFlaggedASCII(text)
+            let found = Array(text.utf8).withUnsafeBufferPointer { CombiningScalars.characters($0.baseAddress!, $0.count, after: nil, ascii: ascii) }
             let scalars = Array(text.unicodeScalars)
             let unknown = scalars.contains { !CombiningScalars.isKnown($0.value) }
             let afterControl = zip(scalars, scalars.dropFirst()).contains { CombiningScalars.mayBeControl($0.value) && CombiningScalars.isMark($1.value) }
             XCTAssertEqual(found, unknown || afterControl ? nil : text.count, text.debugDescription)
         }
+    }
+
+    /// The library's ASCII flag, read instead of the bytes (`SimpleScalars.isFlaggedASCII`),
+    /// is set only on strings of ASCII, however they were made (literals, appended,
+    /// decoded, cut, repeated), and is set on the long ASCII ones: the counting shortcut is
+    /// taken, and gives what counting the bytes gives.
+    func testTheASCIIFlagHoldsOnlyOnASCII() {
+        var rng = SplitMix64(seed: 0xA5_C11)
+        let pieces = ["a", "bc", " ", "\n", "\r", "é", "日", "👍", "\r\n", "x\u{301}"]
+        var flagged = 0
+        for _ in 0..<3_000 {
+            var text = ""
+            let asciiOnly = rng.next(below: 2) == 0
+            for _ in 0..<rng.next(below: 120) { text += pieces[rng.next(below: asciiOnly ? 5 : pieces.count)] }
+            let made = [text, String(decoding: Array(text.utf8), as: UTF8.self), String(text.dropFirst(rng.next(below: 4))),
+                        text + "abcdefghijklmnopqrstuvwxyz", String(repeating: text, count: 2)]
+            for s in made {
+                let isASCII = s.utf8.allSatisfy { $0 < 0x80 }
+                if SimpleScalars.isFlaggedASCII(s) {
+                    flagged += 1
+                    XCTAssertTrue(isASCII, s.debugDescription)
+                    let counted = Array(s.utf8).withUnsafeBufferPointer { CombiningScalars.characters($0.baseAddress!, $0.count, after: nil) }
+                    let read = Array(s.utf8).withUnsafeBufferPointer { CombiningScalars.characters($0.baseAddress!, $0.count, after: nil, ascii: true) }
+                    XCTAssertEqual(read, counted, s.debugDescription)
+                } else if isASCII && s.utf8.count > 15 {
+                    XCTFail("long ASCII string not flagged: \(s.debugDescription)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(flagged, 3_000)
     }
 }

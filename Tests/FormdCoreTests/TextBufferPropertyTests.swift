@@ -98,15 +98,15 @@ final class TextBufferPropertyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(taken, takenAtLeast, "seed \(seed)")
     }
 
-    /// Typing and Backspace at the end (`replaceAtEnd`), taken on their own against the
-    /// general path: short texts (spliced inline) and long ones, of one-byte and
+    /// Typing and Backspace at the end (`replaceAtEnd`) and whole texts replaced
+    /// (`replaceWhole`), taken on their own against the general path: short texts (spliced inline) and long ones, of one-byte and
     /// several-byte characters, combining marks, emoji with skin tones, with every hazard
     /// beside them; and whole texts holding regional indicators replaced (`setText`, which
     /// does not search the old text for them).
     func testTheEndOfTheTextAndWholeReplacementsAgreeWithTheGeneralPath() {
         let sets: [(pieces: Int, plain: [String], hazardEvery: Int, takenAtLeast: Int)] = [
-            (10, Self.ascii, 0, 1_600), (10, Self.simple, 0, 1_600), (10, Self.combining, 0, 1_000),
-            (10, Self.combining, 3, 500), (120, Self.simple, 0, 1_600), (120, Self.combining, 30, 800),
+            (10, Self.ascii, 0, 1_100), (10, Self.simple, 0, 1_100), (10, Self.combining, 0, 700),
+            (10, Self.combining, 3, 350), (120, Self.simple, 0, 1_100), (120, Self.combining, 30, 550),
             (6, ["e", "\u{301}", "👍", "\u{1F3FD}", "🇫", "🇷", "\u{200D}"], 0, 100),
         ]
         for (k, set) in sets.enumerated() {
@@ -115,11 +115,13 @@ final class TextBufferPropertyTests: XCTestCase {
             for round in 0..<2_000 {
                 let old = randomText(&rng, pieces: 1 + rng.next(below: set.pieces), hazardEvery: set.hazardEvery, plain: set.plain)
                 let n = old.count
-                let typing = rng.next(below: 2) == 0
-                let s = typing ? randomText(&rng, pieces: 1 + rng.next(below: 3), hazardEvery: set.hazardEvery, plain: set.plain) : ""
-                let lo = cursor(old, at: typing ? n : n - 1), hi = cursor(old, at: n)
+                // Typing, Backspace, or the whole text replaced (`replaceWhole`), by a text
+                // as long as itself at most.
+                let shape = rng.next(below: 3)
+                let s = shape == 1 ? "" : randomText(&rng, pieces: 1 + rng.next(below: shape == 0 ? 3 : set.pieces), hazardEvery: set.hazardEvery, plain: set.plain)
+                let lo = cursor(old, at: [n, n - 1, 0][shape]), hi = cursor(old, at: n)
                 var atEnd = TextBuffer(old), walked = atEnd
-                guard let change = atEnd.replaceAtEnd(lo, hi, with: s) else { continue }
+                guard let change = shape == 2 ? atEnd.replaceWhole(lo, hi, with: s) : atEnd.replaceAtEnd(lo, hi, with: s) else { continue }
                 taken += 1
                 let context = "set \(k) round \(round): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
                 let expected = walked.replaceWalkingClusters(lo, hi, with: s)
