@@ -108,6 +108,10 @@ enum CombiningScalars {
     /// Then its start is a boundary whatever follows `end`. Else nil.
     @inline(__always)
     static func knownCharacter(_ p: UnsafePointer<UInt8>, before end: Int) -> (start: Int, last: UInt32)? {
+        // An ASCII byte is a simple scalar but for CR, and an ASCII byte before it known
+        // but for CR: read as bytes.
+        let b = p[end &- 1]
+        if b < 0x80 && b != 0x0D && (end == 1 || (p[end &- 2] < 0x80 && p[end &- 2] != 0x0D)) { return (end &- 1, UInt32(b)) }
         var j = SimpleScalars.scalarStart(p, before: end)
         let last = SimpleScalars.decode(p + j).value
         var v = last

@@ -9,7 +9,7 @@ extension TextBuffer {
     /// strings are held inline in two words, so the edit is a 128-bit splice of them; the
     /// change is trimmed as `replaceKnownCharacters` trims it.
     mutating func replaceShortASCII(_ lo: Cursor, _ hi: Cursor, with s: String) -> CharacterChange? {
-        guard let t = ShortASCII.words(of: text), let n = ShortASCII.words(of: s) else { return nil }
+        guard let t = TextBuffer.inlineASCIIWords(of: text), let n = TextBuffer.inlineASCIIWords(of: s) else { return nil }
         let oldBytes = ShortASCII.count(t), insertedBytes = ShortASCII.count(n)
         // Every character is a byte: offsets count bytes too.
         let loUTF8 = lo.offset, hiUTF8 = hi.offset
@@ -61,7 +61,7 @@ extension TextBuffer {
     func text(from lo: Cursor, to hi: Cursor) -> String {
         if lo.index == hi.index { return "" }
         if lo.offset == 0 && hi.offset == length { return text }
-        if let t = ShortASCII.words(of: text), !TextBuffer.hasLineBreak(t) {
+        if let t = TextBuffer.inlineASCIIWords(of: text), !TextBuffer.hasLineBreak(t) {
             return TextBuffer.string(TextBuffer.prefix(TextBuffer.bytes(t) &>> (8 &* lo.offset), hi.offset - lo.offset),
                                      count: hi.offset - lo.offset)
         }
@@ -71,6 +71,15 @@ extension TextBuffer {
             return piece
         }
         return String(text[lo.index..<hi.index])
+    }
+
+    /// The two words of an inline ASCII string; nil for any other. Texts and typed strings
+    /// of at most 15 bytes are made inline (by the decoder and by every edit), so unlike
+    /// `ShortASCII.words(of:)` a string held out of line is not looked at: most are long.
+    @inline(__always)
+    static func inlineASCIIWords(of s: String) -> (UInt64, UInt64)? {
+        guard let words = ShortUTF8.inlineWords(of: s), words.1 &>> 60 == 0xE else { return nil }
+        return words
     }
 
     /// An inline string's bytes as one number, byte 0 lowest, without its count and flags.

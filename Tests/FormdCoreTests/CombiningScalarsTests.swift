@@ -99,6 +99,37 @@ final class CombiningScalarsTests: XCTestCase {
         }
     }
 
+    /// `knownCharacter(before:)`, ASCII read as bytes or not, gives the library's previous
+    /// character boundary and that character's last scalar wherever it answers, and
+    /// answers before every character of plain text.
+    func testTheKnownCharacterBeforeABoundaryIsTheLibrarysCharacter() {
+        var rng = SplitMix64(seed: 0xB4_C)
+        let pieces = ["a", "b", " ", "\t", "\r", "\n", "\r\n", "é", "e\u{301}", "日", "👍", "👍\u{1F3FD}", "\u{AD}", "🇫🇷",
+                      "\u{200D}", "\u{915}\u{94D}", "\u{1100}"]
+        var answered = 0
+        for _ in 0..<2_000 {
+            let plain = rng.next(below: 3) == 0
+            var text = ""
+            for _ in 0..<(1 + rng.next(below: 12)) { text += pieces[rng.next(below: plain ? 3 : pieces.count)] }
+            let bytes = Array(text.utf8)
+            var i = text.endIndex
+            while i > text.startIndex {
+                let previous = text.index(before: i)
+                let end = text.utf8.distance(from: text.startIndex, to: i)
+                let found = bytes.withUnsafeBufferPointer { CombiningScalars.knownCharacter($0.baseAddress!, before: end) }
+                if let found {
+                    answered += 1
+                    XCTAssertEqual(found.start, text.utf8.distance(from: text.startIndex, to: previous), text.debugDescription)
+                    XCTAssertEqual(found.last, text[previous..<i].unicodeScalars.last!.value, text.debugDescription)
+                } else {
+                    XCTAssertFalse(plain, text.debugDescription)
+                }
+                i = previous
+            }
+        }
+        XCTAssertGreaterThan(answered, 5_000)
+    }
+
     /// The library's ASCII flag, read instead of the bytes (`SimpleScalars.isFlaggedASCII`),
     /// is set only on strings of ASCII, however they were made (literals, appended,
     /// decoded, cut, repeated), and is set on the long ASCII ones: the counting shortcut is
