@@ -18,6 +18,8 @@ final class FieldConfiguration: Equatable, Sendable {
     let hasPatterns: Bool
     /// `attributes.describingTextBytes`, kept: each field configured alike counts it.
     let describingTextBytes: Int
+    /// `options` sets no key: a spec that sets none but `text` matches with nothing compared.
+    private let setsNoKeys: Bool
 
     convenience init(configuration: [String], options: FieldOptions, presets: PresetLibrary, field: String) throws(FormError) {
         var own = options
@@ -36,6 +38,7 @@ final class FieldConfiguration: Equatable, Sendable {
         hasConstraints = attributes.hasConstraints
         hasPatterns = attributes.pattern != nil || attributes.inputFilter != nil
         describingTextBytes = attributes.describingTextBytes
+        setsNoKeys = options.isEmpty
     }
 
     /// This configuration with another preset list, nothing re-resolved (a snapshot edited by hand).
@@ -54,6 +57,7 @@ final class FieldConfiguration: Equatable, Sendable {
     func matches(configuration: [String], options: FieldOptions) -> Bool {
         guard configuration.count == self.configuration.count else { return false }
         if !configuration.isEmpty && !zip(configuration, self.configuration).allSatisfy({ sameBytes($0, $1) }) { return false }
+        if setsNoKeys || options.setsNoKeyButText { return setsNoKeys && options.setsNoKeyButText }
         // Compared as given when it sets no text: a copy costs a retain per reference held.
         if options.text == nil { return options == self.options && spelledAlike(options) }
         var own = options

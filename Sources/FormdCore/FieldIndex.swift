@@ -9,13 +9,14 @@ import FormdBytes
 /// open-addressed table of 8-byte slots, each holding 32 bits of the id's hash and the
 /// field's position; a slot whose hash matches is confirmed against the field's own id,
 /// whose memory the command reads anyway. A short id (`ShortASCII.words(of:)`) is hashed
-/// and compared as its two inline words, a longer one as its bytes. The dictionary still
-/// holds every id and decides every other lookup, a miss in the table included: Swift
-/// compares strings by canonical equivalence, under which a few non-ASCII ids equal ASCII
-/// ones (the Kelvin sign "\u{212A}" is "K"), and those must find the same field as ever.
-/// Both hashes are keyed with secrets drawn from Swift's per-process random hashing seed,
-/// so which ids collide differs from one process to the next: a client cannot pick ids
-/// that pile into one run of the table.
+/// and compared as its two inline words, a longer one as its bytes. The other ids (not
+/// ASCII) are in a dictionary, which Swift keys by canonical equivalence: two ASCII ids are
+/// equal only byte for byte, but a few non-ASCII ones equal ASCII ones (the Kelvin sign
+/// "\u{212A}" is "K"), so an ASCII id the table lacks is also looked for there, and such a
+/// non-ASCII id also in the table, spelt in ASCII (`asciiSpelling(of:)`). Both hashes are
+/// keyed with secrets drawn from Swift's per-process random hashing seed, so which ids
+/// collide differs from one process to the next: a client cannot pick ids that pile into
+/// one run of the table.
 ///
 /// Positions are those of the form's `fields`: every change names the position it makes or
 /// removes, and the ids are read through `idAt`, the id at each position before the change.
@@ -27,10 +28,10 @@ struct FieldIndex: Sendable {
         return UInt64(bitPattern: Int64(hasher.finalize()))
     }()
 
-    /// Every id, as stored: what the index means.
-    private var all: [String: Int] = [:]
-    /// The ASCII ids of `all`: `hash << 32 | (position + 1)`, 0 when empty; a slot's home
-    /// is its hash masked. A power of two, at most three quarters full, or empty.
+    /// The ids that are not ASCII, to their positions.
+    private var others: [String: Int] = [:]
+    /// The ASCII ids: `hash << 32 | (position + 1)`, 0 when empty; a slot's home is its hash
+    /// masked. A power of two, at most three quarters full, or empty.
     private var slots: [UInt64] = []
     private var tableCount = 0
     /// The hashes' secrets, all drawn from `seed`.
@@ -42,35 +43,71 @@ struct FieldIndex: Sendable {
         secrets = (Self.splitMix(&state), Self.splitMix(&state), Self.splitMix(&state))
     }
 
-    var count: Int { all.count }
+    /// Ids held.
+    private(set) var count = 0
 
     /// The position of `id`, or nil. Inlined where it is used (`Form.index(of:)`): out of
     /// line, the caller's `idAt` would be built as a context, a copy of what it captures
     /// (the whole form).
     @inline(__always)
     func position(of id: String, idAt: (Int) -> String) -> Int? {
-        if !slots.isEmpty {
-            if let key = ShortASCII.words(of: id) {
-                if let p = find(hash(key), where: { p in ShortASCII.words(of: idAt(p)).map { $0 == key } ?? false }) { return p }
-            } else if let p = longPosition(of: id, idAt: idAt) {
-                return p
-            }
+        if let key = ShortASCII.words(of: id) {
+            if let p = shortPosition(key, idAt: idAt) { return p }
+            return othersPosition(of: id)
         }
-        return all[id]
+        return longOrOtherPosition(of: id, idAt: idAt)
     }
 
-    /// The table's answer for an id longer than `ShortASCII.capacity`: its bytes hashed,
-    /// a slot confirmed by the field's id having the same bytes (both are ASCII there).
+    /// The table's answer for a short ASCII id, given as its words.
     @inline(__always)
-    private func longPosition(of id: String, idAt: (Int) -> String) -> Int? {
-        id.utf8.withContiguousStorageIfAvailable { query -> Int? in
+    private func shortPosition(_ key: (UInt64, UInt64), idAt: (Int) -> String) -> Int? {
+        find(hash(key), where: { p in ShortASCII.words(of: idAt(p)).map { $0 == key } ?? false })
+    }
+
+    /// The position of a non-ASCII id equal to `id`; nil at once while there is none.
+    private func othersPosition(of id: String) -> Int? {
+        others.isEmpty ? nil : others[id]
+    }
+
+    /// The position of an id longer than `ShortASCII.capacity` or not ASCII.
+    private func longOrOtherPosition(of id: String, idAt: (Int) -> String) -> Int? {
+        if let found = longPosition(of: id, idAt: idAt) { return found ?? othersPosition(of: id) }
+        if let p = othersPosition(of: id) { return p }
+        guard let ascii = Self.asciiSpelling(of: id) else { return nil }
+        if let key = ShortASCII.words(of: ascii) { return shortPosition(key, idAt: idAt) }
+        return longPosition(of: ascii, idAt: idAt) ?? nil
+    }
+
+    /// The table's answer for an ASCII id longer than `ShortASCII.capacity`: its bytes
+    /// hashed, a slot confirmed by the field's id having the same bytes. Nil (no answer)
+    /// for an id that is not such an ASCII id.
+    private func longPosition(of id: String, idAt: (Int) -> String) -> Int?? {
+        id.utf8.withContiguousStorageIfAvailable { query -> Int?? in
             guard let hash = hash(bytes: query) else { return nil }
-            return find(hash) { p in
+            return .some(find(hash) { p in
                 idAt(p).utf8.withContiguousStorageIfAvailable { held in
                     held.count == query.count && SWAR.equal(held.baseAddress!, query.baseAddress!, count: query.count)
                 } ?? false
-            }
+            })
         } ?? nil
+    }
+
+    /// The ASCII string equal to the non-ASCII `id` (as Swift compares strings), if any: its
+    /// ASCII characters, each of the three characters whose canonical decomposition is
+    /// ASCII (U+037E GREEK QUESTION MARK ";", U+1FEF GREEK VARIA "`", U+212A KELVIN SIGN
+    /// "K") as that, and nothing else (a test holds this list to Swift's own equality).
+    static func asciiSpelling(of id: String) -> String? {
+        var bytes: [UInt8] = []
+        for scalar in id.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x80: bytes.append(UInt8(scalar.value))
+            case 0x037E: bytes.append(UInt8(ascii: ";"))
+            case 0x1FEF: bytes.append(UInt8(ascii: "`"))
+            case 0x212A: bytes.append(UInt8(ascii: "K"))
+            default: return nil
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The position in the slot of hash `hash` that `confirms`, or nil.
@@ -78,6 +115,7 @@ struct FieldIndex: Sendable {
     private func find(_ hash: UInt32, where confirms: (Int) -> Bool) -> Int? {
         let tag = UInt64(hash)
         return slots.withUnsafeBufferPointer { table in
+            guard !table.isEmpty else { return nil }
             let mask = table.count &- 1
             var i = Int(truncatingIfNeeded: tag) & mask
             while table[i] != 0 {
@@ -120,44 +158,55 @@ struct FieldIndex: Sendable {
 
     /// Adds `id` at the next position (`count`), unless an equal id is already there.
     /// Returns whether it was added.
-    mutating func append(_ id: String) -> Bool {
-        let position = all.count
-        if let held = all.updateValue(position, forKey: id) {
-            all[id] = held
-            return false
-        }
-        if let hash = tableHash(of: id) { addSlot(hash, position) }
+    mutating func append(_ id: String, idAt: (Int) -> String) -> Bool {
+        guard position(of: id, idAt: idAt) == nil else { return false }
+        add(id, at: count)
         return true
     }
 
     /// Inserts `id` (not yet held) at `position`; the ids there and after move up by one.
     mutating func insert(_ id: String, at position: Int, idAt: (Int) -> String) {
-        let end = all.count
-        for p in position..<end { all[idAt(p)] = p + 1 }
-        if position < end { shiftSlots(from: position, by: 1) }
-        all[id] = position
-        if let hash = tableHash(of: id) { addSlot(hash, position) }
+        if position < count { shift(from: position, by: 1) }
+        add(id, at: position)
     }
 
     /// Removes the id at `position`; the ids after it move down by one.
     mutating func remove(at position: Int, idAt: (Int) -> String) {
-        let end = all.count
-        guard let i = all.index(forKey: idAt(position)) else { return }
-        let stored = all.remove(at: i).key
-        if let hash = tableHash(of: stored) { removeSlot(hash, position) }
-        for p in (position + 1)..<end { all[idAt(p)] = p - 1 }
-        if position + 1 < end { shiftSlots(from: position + 1, by: -1) }
+        let stored = idAt(position)
+        if let hash = tableHash(of: stored) {
+            removeSlot(hash, position)
+        } else {
+            others.removeValue(forKey: stored)
+        }
+        count -= 1
+        if position < count { shift(from: position + 1, by: -1) }
+    }
+
+    /// Holds `id` (not held yet) at `position`.
+    private mutating func add(_ id: String, at position: Int) {
+        if let hash = tableHash(of: id) {
+            addSlot(hash, position)
+        } else {
+            others[id] = position
+        }
+        count += 1
+    }
+
+    /// Every id at or after position `start` moves by `delta`.
+    private mutating func shift(from start: Int, by delta: Int) {
+        shiftSlots(from: start, by: delta)
+        if !others.isEmpty { others = others.mapValues { $0 >= start ? $0 + delta : $0 } }
     }
 
     mutating func removeAll() {
         for i in slots.indices { slots[i] = 0 }
         tableCount = 0
-        all.removeAll(keepingCapacity: true)
+        count = 0
+        others.removeAll(keepingCapacity: true)
     }
 
     /// Makes room for `count` ids without growing again.
     mutating func reserveCapacity(_ count: Int) {
-        all.reserveCapacity(count)
         if count * 4 > slots.count * 3 { grow(toHold: count) }
     }
 
@@ -272,6 +321,9 @@ struct FieldIndex: Sendable {
 }
 
 extension FieldIndex: Equatable {
-    /// The same ids at the same positions (the table only mirrors the dictionary).
-    static func == (a: FieldIndex, b: FieldIndex) -> Bool { a.all == b.all }
+    /// The same ids at the same positions (both keyed by the same secrets).
+    static func == (a: FieldIndex, b: FieldIndex) -> Bool {
+        a.count == b.count && a.others == b.others && a.secrets == b.secrets
+            && Set(a.slots.filter { $0 != 0 }) == Set(b.slots.filter { $0 != 0 })
+    }
 }

@@ -5,33 +5,95 @@
 /// be layered like ResponsiveTextField's `Configuration.combine`: later layers win key by
 /// key, and `hints` merge key by key.
 public struct FieldOptions: Equatable, Sendable {
-    public var label: String??
-    public var placeholder: String??
+    public var label: String?? { get { box.map { $0.keys.label } ?? nil } set { keys.label = newValue } }
+    public var placeholder: String?? { get { box.map { $0.keys.placeholder } ?? nil } set { keys.placeholder = newValue } }
     /// The initial text (what `reset` returns to and `dirty` compares with).
-    public var text: String?
-    public var secure: Bool?
-    public var revealed: Bool?
-    public var enabled: Bool?
-    public var returnAction: ReturnAction?
-    public var deleteOnEmpty: DeleteOnEmpty?
-    public var canBecomeFirstResponder: Bool?
-    public var canResignFirstResponder: Bool?
-    public var enablesReturnKeyAutomatically: Bool?
-    public var clearsOnBeginEditing: Bool?
-    public var required: Bool?
-    public var minLength: Int??
-    public var maxLength: Int??
-    public var pattern: FieldPattern??
+    public var text: String? { get { box?.keys.text } set { keys.text = newValue } }
+    public var secure: Bool? { get { box?.keys.secure } set { keys.secure = newValue } }
+    public var revealed: Bool? { get { box?.keys.revealed } set { keys.revealed = newValue } }
+    public var enabled: Bool? { get { box?.keys.enabled } set { keys.enabled = newValue } }
+    public var returnAction: ReturnAction? { get { box?.keys.returnAction } set { keys.returnAction = newValue } }
+    public var deleteOnEmpty: DeleteOnEmpty? { get { box?.keys.deleteOnEmpty } set { keys.deleteOnEmpty = newValue } }
+    public var canBecomeFirstResponder: Bool? {
+        get { box?.keys.canBecomeFirstResponder } set { keys.canBecomeFirstResponder = newValue }
+    }
+    public var canResignFirstResponder: Bool? {
+        get { box?.keys.canResignFirstResponder } set { keys.canResignFirstResponder = newValue }
+    }
+    public var enablesReturnKeyAutomatically: Bool? {
+        get { box?.keys.enablesReturnKeyAutomatically } set { keys.enablesReturnKeyAutomatically = newValue }
+    }
+    public var clearsOnBeginEditing: Bool? { get { box?.keys.clearsOnBeginEditing } set { keys.clearsOnBeginEditing = newValue } }
+    public var required: Bool? { get { box?.keys.required } set { keys.required = newValue } }
+    public var minLength: Int?? { get { box.map { $0.keys.minLength } ?? nil } set { keys.minLength = newValue } }
+    public var maxLength: Int?? { get { box.map { $0.keys.maxLength } ?? nil } set { keys.maxLength = newValue } }
+    public var pattern: FieldPattern?? { get { box.map { $0.keys.pattern } ?? nil } set { keys.pattern = newValue } }
     /// The message of a `patternMismatch`: what the pattern asks for, in words.
-    public var patternHint: String??
+    public var patternHint: String?? { get { box.map { $0.keys.patternHint } ?? nil } set { keys.patternHint = newValue } }
     /// Every inserted character must match this whole (e.g. `[0-9]`).
-    public var inputFilter: FieldPattern??
+    public var inputFilter: FieldPattern?? { get { box.map { $0.keys.inputFilter } ?? nil } set { keys.inputFilter = newValue } }
     /// Typing that fills `maxLength` moves focus on, as Return with `next` would.
-    public var autoAdvance: Bool?
-    public var supportedEditActions: [EditAction]?
-    public var hints: FieldHints?
+    public var autoAdvance: Bool? { get { box?.keys.autoAdvance } set { keys.autoAdvance = newValue } }
+    public var supportedEditActions: [EditAction]? {
+        get { box?.keys.supportedEditActions } set { keys.supportedEditActions = newValue }
+    }
+    public var hints: FieldHints? { get { box?.keys.hints } set { keys.hints = newValue } }
+
+    /// The keys set, boxed, or nil while none has been: a spec is copied whole wherever it
+    /// is read out of an array (a form of 10,000 fields, several times each), and two dozen
+    /// optionals cost a retain each to copy where a box costs one, none at all (PERFORMANCE.md,
+    /// "Round of 2026-12-02: define").
+    private var box: Box?
+
+    /// Every key, each optional: what a box holds.
+    private struct Keys: Equatable, Sendable {
+        var label: String??
+        var placeholder: String??
+        var text: String?
+        var secure: Bool?
+        var revealed: Bool?
+        var enabled: Bool?
+        var returnAction: ReturnAction?
+        var deleteOnEmpty: DeleteOnEmpty?
+        var canBecomeFirstResponder: Bool?
+        var canResignFirstResponder: Bool?
+        var enablesReturnKeyAutomatically: Bool?
+        var clearsOnBeginEditing: Bool?
+        var required: Bool?
+        var minLength: Int??
+        var maxLength: Int??
+        var pattern: FieldPattern??
+        var patternHint: String??
+        var inputFilter: FieldPattern??
+        var autoAdvance: Bool?
+        var supportedEditActions: [EditAction]?
+        var hints: FieldHints?
+    }
+
+    /// Changed in place only while no other options hold it (copy on write).
+    private final class Box: @unchecked Sendable {
+        var keys: Keys
+        init(_ keys: Keys) { self.keys = keys }
+    }
+
+    /// The keys to change, in a box of these options' own.
+    private var keys: Keys {
+        get { box?.keys ?? Keys() }
+        _modify {
+            if box == nil {
+                box = Box(Keys())
+            } else if !isKnownUniquelyReferenced(&box) {
+                box = Box(box!.keys)
+            }
+            yield &box!.keys
+        }
+    }
 
     public init() {}
+
+    public static func == (a: FieldOptions, b: FieldOptions) -> Bool {
+        a.box === b.box || a.keys == b.keys
+    }
 
     /// Options with the one key `key` set (`setEnabled`, `setSecure`, `setRevealed`).
     init<Value>(_ key: WritableKeyPath<FieldOptions, Value?>, _ value: Value) {
@@ -39,7 +101,15 @@ public struct FieldOptions: Equatable, Sendable {
     }
 
     /// True when no key is set.
-    public var isEmpty: Bool { self == FieldOptions() }
+    public var isEmpty: Bool { box.map { $0.keys == Keys() } ?? true }
+
+    /// True when no key but perhaps `text` is set.
+    var setsNoKeyButText: Bool {
+        guard let box else { return true }
+        var keys = Keys()
+        keys.text = box.keys.text
+        return box.keys == keys
+    }
 
     /// Layers `top` over `self`: every key `top` sets wins; hints merge key by key.
     public func overlaid(with top: FieldOptions) -> FieldOptions {
@@ -67,4 +137,9 @@ public struct FieldOptions: Equatable, Sendable {
         if let v = top.hints { out.hints = (out.hints ?? FieldHints()).merging(v) }
         return out
     }
+}
+
+extension FieldOptions: CustomReflectable {
+    /// Its keys by name, as a struct of them would show (not its box).
+    public var customMirror: Mirror { Mirror(reflecting: keys) }
 }

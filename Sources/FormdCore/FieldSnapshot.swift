@@ -22,17 +22,31 @@ public struct FieldSnapshot: Sendable {
     public var restoredWithoutSecret: Bool
 
     public init(_ field: borrowing Field, isFirstResponder: Bool, includeSecrets: Bool, encoding: PositionEncoding) {
+        var field = copy field
+        self.init(inPlace: &field, isFirstResponder: isFirstResponder, includeSecrets: includeSecrets, encoding: encoding)
+    }
+
+    /// The snapshot of `field` where it lies (`inout` only so that it is read in place: a
+    /// field borrowed out of an array is copied whole first). An empty text, as every field
+    /// of a form defined without texts has, is reported without walking it.
+    init(inPlace field: inout Field, isFirstResponder: Bool, includeSecrets: Bool, encoding: PositionEncoding) {
         id = field.id
         settings = field.sharedConfiguration
         let masked = field.attributes.masksText
         text = includeSecrets || !masked ? field.text : nil
-        display = field.display
         length = field.length
-        selection = field.buffer.selection(encoding, masked: masked)
+        if length == 0 {
+            display = ""
+            selection = TextRange(start: 0, end: 0)
+            dirty = !field.initialText.isEmpty
+        } else {
+            display = field.display
+            selection = field.buffer.selection(encoding, masked: masked)
+            dirty = field.isDirty
+        }
         self.isFirstResponder = isFirstResponder
         demand = field.demand
         validity = field.validity
-        dirty = field.isDirty
         visited = field.visited
         touched = field.touched
         restoredWithoutSecret = field.restoredWithoutSecret
@@ -53,6 +67,17 @@ public struct FieldSnapshot: Sendable {
     /// True when both fields hold the very same settings object, so their `configuration`
     /// and `attributes` are the same values, byte for byte.
     public func sharesSettings(with other: FieldSnapshot) -> Bool { settings === other.settings }
+
+    /// The settings object itself, for an encoder to tell by identity (`===`) that a field
+    /// holds the same settings as one it wrote before.
+    public var settingsObject: AnyObject & Sendable { settings }
+
+    /// An empty, unmasked, valid field that nothing has happened to: a field of a form
+    /// just defined without texts, whose state reads the same as every other such field's.
+    public var isEmptyAndUntouched: Bool {
+        length == 0 && text?.isEmpty == true && display.isEmpty && selection == TextRange(start: 0, end: 0, backward: false)
+            && !isFirstResponder && demand == nil && validity.isValid && !dirty && !visited && !touched && !restoredWithoutSecret
+    }
 }
 
 extension FieldSnapshot: Equatable {

@@ -117,7 +117,9 @@ public struct Form: Equatable, Sendable {
 
     private mutating func rebuildIndex() {
         indexByID.removeAll()
-        for field in fields { _ = indexByID.append(field.id) }
+        fields.withUnsafeBufferPointer { fields in
+            for field in fields { _ = indexByID.append(field.id, idAt: { fields[$0].id }) }
+        }
     }
 
     /// Changes the index with the fields' ids read in place: a copy of `fields` alive
@@ -132,10 +134,14 @@ public struct Form: Equatable, Sendable {
     public func snapshot(includeSecrets: Bool) -> FormSnapshot {
         var list: [FieldSnapshot] = []
         list.reserveCapacity(fields.count)
-        // Through a buffer pointer each field is read in place; through the array, copied.
+        // Each field read in place through a pointer (never written through); borrowed out
+        // of the array or a buffer pointer, each was copied whole.
         fields.withUnsafeBufferPointer { fields in
+            guard let base = fields.baseAddress else { return }
+            let field = UnsafeMutablePointer(mutating: base)
             for i in fields.indices {
-                list.append(FieldSnapshot(fields[i], isFirstResponder: responder == i, includeSecrets: includeSecrets, encoding: encoding))
+                list.append(FieldSnapshot(inPlace: &field[i], isFirstResponder: responder == i,
+                                          includeSecrets: includeSecrets, encoding: encoding))
             }
         }
         return FormSnapshot(form: name, seq: seq, firstResponder: firstResponderID, fields: list)

@@ -21,7 +21,7 @@ extension Form {
         let limits = self.limits
         for i in 0..<count {
             try spec(i) { spec throws(FormError) in
-                guard index.append(spec.id) else {
+                guard newFields.withUnsafeBufferPointer({ built in index.append(spec.id, idAt: { built[$0].id }) }) else {
                     throw .invalidParams("duplicate field id \(quoted(spec.id)); ids must be unique in a form")
                 }
                 // Fields configured like the one before share its configuration object

@@ -70,7 +70,7 @@ enum FieldEncoder {
     /// derived flags.
     static func writeSnapshot(_ f: FieldSnapshot, to w: inout JSONWriter) {
         w.writeString(f.id, after: "{\"id\":")
-        writeAttributes(f.attributes, configuration: f.configuration, to: &w)
+        RecentSettings.write(f, to: &w)
         writeState(f, to: &w)
     }
 
@@ -102,7 +102,19 @@ enum FieldEncoder {
 
     /// The members of a snapshot after its settings, and the closing brace: in two
     /// reservations around the validation errors (one when there are none).
-    private static func writeState(_ f: FieldSnapshot, to w: inout JSONWriter) {
+    static func writeState(_ f: FieldSnapshot, to w: inout JSONWriter) {
+        if f.isEmptyAndUntouched {
+            w.writeRaw(emptyAndUntouchedState)
+        } else {
+            writeStateMembers(f, to: &w)
+        }
+    }
+
+    /// What `writeStateMembers` writes for a field `FieldSnapshot.isEmptyAndUntouched`:
+    /// every field of a form just defined without texts.
+    static let emptyAndUntouchedState: StaticString = ",\"text\":\"\",\"display\":\"\",\"length\":0,\"selection\":{\"start\":0,\"end\":0},\"isFirstResponder\":false,\"demand\":null,\"valid\":true,\"errors\":[],\"dirty\":false,\"visited\":false,\"touched\":false}"
+
+    static func writeStateMembers(_ f: FieldSnapshot, to w: inout JSONWriter) {
         let valid = f.validity.isValid
         let strings = (f.text.map(JSONCursor.bound) ?? 0) + JSONCursor.bound(f.display) + JSONCursor.bound(f.demand?.rawValue ?? "null")
         w.write(upTo: JSONCursor.room(",\"text\":", ",\"display\":", ",\"length\":", ",\"isFirstResponder\":false", ",\"demand\":", ",\"valid\":false,\"errors\":")

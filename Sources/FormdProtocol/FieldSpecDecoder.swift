@@ -162,9 +162,9 @@ public enum FieldSpecDecoder {
             }
         }
         guard object.isClosed, let id else { return nil }
-        var options = FieldOptions()
-        options.text = text
-        return FieldSpec(id: id, options: options)
+        var spec = FieldSpec(id: id)
+        if let text { spec.options.text = text }
+        return spec
     }
 
     /// The `fields` array of `defineForm` and form files.

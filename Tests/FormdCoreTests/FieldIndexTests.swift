@@ -93,7 +93,7 @@ final class FieldIndexTests: XCTestCase {
                     index.insert(id, at: p, idAt: { ids[$0] })
                     ids.insert(id, at: p)
                 default:
-                    XCTAssertEqual(index.append(id), !held, "\(id.debugDescription) at step \(step)")
+                    XCTAssertEqual(index.append(id, idAt: { ids[$0] }), !held, "\(id.debugDescription) at step \(step)")
                     if !held { ids.append(id) }
                 }
                 XCTAssertEqual(index.count, ids.count)
@@ -124,9 +124,9 @@ final class FieldIndexTests: XCTestCase {
         }
         // Only one of a colliding pair held: the other is absent, not found at its place.
         var one = FieldIndex()
-        XCTAssertTrue(one.append(colliding[0]))
+        XCTAssertTrue(one.append(colliding[0], idAt: { colliding[$0] }))
         XCTAssertNil(one.position(of: colliding[1], idAt: { _ in colliding[0] }))
-        XCTAssertTrue(one.append(colliding[1]))
+        XCTAssertTrue(one.append(colliding[1], idAt: { colliding[$0] }))
         XCTAssertEqual(one.position(of: colliding[1], idAt: { colliding[$0] }), 1)
         let long = Self.collidingLongIDs
         for pair in stride(from: 0, to: long.count, by: 2) {
@@ -134,7 +134,7 @@ final class FieldIndexTests: XCTestCase {
             XCTAssertEqual(Self.hash(of: long[pair], in: index), Self.hash(of: long[pair + 1], in: index))
         }
         var oneLong = FieldIndex()
-        XCTAssertTrue(oneLong.append(long[0]))
+        XCTAssertTrue(oneLong.append(long[0], idAt: { long[$0] }))
         XCTAssertNil(oneLong.position(of: long[1], idAt: { _ in long[0] }))
         XCTAssertEqual(oneLong.position(of: long[0], idAt: { _ in long[0] }), 0)
         var rng = SplitMix64(seed: 0x3F)
@@ -147,7 +147,7 @@ final class FieldIndexTests: XCTestCase {
         var index = FieldIndex()
         var ids: [String] = []
         func add(_ id: String) -> Bool {
-            guard index.append(id) else { return false }
+            guard index.append(id, idAt: { ids[$0] }) else { return false }
             ids.append(id)
             return true
         }
@@ -179,7 +179,11 @@ final class FieldIndexTests: XCTestCase {
     func testEqualityIgnoresTheOrderIdsWentIn() {
         var a = FieldIndex(), b = FieldIndex()
         let ids = (0..<100).map { "f\($0)" } + ["a-much-longer-field-id", "é"]
-        for id in ids { XCTAssertTrue(a.append(id)) }
+        var inA: [String] = []
+        for id in ids {
+            XCTAssertTrue(a.append(id, idAt: { inA[$0] }))
+            inA.append(id)
+        }
         var inB: [String] = []
         for id in ids.reversed() {
             b.insert(id, at: 0, idAt: { inB[$0] })
@@ -244,5 +248,26 @@ final class FieldIndexTests: XCTestCase {
         let long = (0..<100).filter { Self.hash(of: Self.longID($0, length: 30), in: a) == Self.hash(of: Self.longID($0, length: 30), in: b) }
         XCTAssertEqual(short, [])
         XCTAssertEqual(long, [])
+    }
+}
+
+/// `FieldIndex.asciiSpelling(of:)` knows every non-ASCII string Swift holds equal to an
+/// ASCII one: a string is, exactly when each of its scalars is, and of the scalars beyond
+/// ASCII only the three it lists are.
+final class ASCIISpellingTests: XCTestCase {
+    func testEveryScalarEqualToAnASCIICharacterIsSpeltAsIt() {
+        let ascii = Dictionary(uniqueKeysWithValues: (0..<0x80).map { (String(UnicodeScalar(UInt8($0))), UInt8($0)) })
+        var equal: [UInt32: UInt8] = [:]
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = UnicodeScalar(value) else { continue }
+            if let byte = ascii[String(scalar)] { equal[value] = byte }
+        }
+        XCTAssertEqual(equal, [0x037E: UInt8(ascii: ";"), 0x1FEF: UInt8(ascii: "`"), 0x212A: UInt8(ascii: "K")])
+        for (value, byte) in equal {
+            let id = "a" + String(UnicodeScalar(value)!) + "b"
+            XCTAssertEqual(FieldIndex.asciiSpelling(of: id), "a" + String(UnicodeScalar(byte)) + "b")
+        }
+        XCTAssertNil(FieldIndex.asciiSpelling(of: "e\u{301}"))
+        XCTAssertNil(FieldIndex.asciiSpelling(of: "\u{212B}"))
     }
 }

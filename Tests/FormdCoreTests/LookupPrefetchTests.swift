@@ -21,7 +21,7 @@ final class LookupPrefetchTests: XCTestCase {
     func testHeldShortIdsNameTheirOwnPositions() {
         var index = FieldIndex(seed: 11)
         let ids = (0..<2000).map { "f\($0)" }
-        for id in ids { XCTAssertTrue(index.append(id)) }
+        for id in ids { XCTAssertTrue(index.append(id, idAt: { ids[$0] })) }
         var named = 0
         for (p, id) in ids.enumerated() {
             guard let hash = index.prefetchSlot(of: id) else { return XCTFail("no hint for \(id)") }
@@ -38,7 +38,7 @@ final class LookupPrefetchTests: XCTestCase {
 
     func testUnknownAndEdgeIdsStayInBounds() {
         var index = FieldIndex(seed: 3)
-        for n in 0..<100 { _ = index.append("f\(n)") }
+        for n in 0..<100 { _ = index.append("f\(n)", idAt: { "f\($0)" }) }
         // Ids the table does not hold as short ones: no hint at all.
         for id in ["a-much-longer-field-id-1", "é1", "e\u{301}", String(repeating: "x", count: 16)] {
             XCTAssertNil(index.prefetchSlot(of: id), id)

@@ -1,6 +1,7 @@
 @testable import FormdCore
 import FormdJSON
 @testable import FormdProtocol
+import FormdTestSupport
 import XCTest
 
 /// A whole form's state repeats the bytes of a field's settings for the next field that
@@ -72,6 +73,50 @@ final class FormBodyEncoderTests: XCTestCase {
         let bytes = body(form.snapshot(includeSecrets: false))
         XCTAssertEqual(occurrences(of: Array("\"label\":\"Cafe\u{301}\"".utf8), in: bytes), 2)
         XCTAssertEqual(occurrences(of: Array("\"label\":\"Caf\u{E9}\"".utf8), in: bytes), 2)
+    }
+
+    /// A field's state written from the constant for an empty untouched field is what its
+    /// members write; and a field's settings kept from the field before (`RecentSettings`)
+    /// are what writing them gives, however fields alike and unlike follow each other.
+    func testShortcutsWriteWhatTheMembersWrite() throws {
+        var label = FieldOptions()
+        label.label = "L"
+        var secure = FieldOptions()
+        secure.secure = true
+        var texts = FieldOptions()
+        texts.text = "t"
+        let specs = [FieldSpec(id: "a"), FieldSpec(id: "b"), FieldSpec(id: "c", options: label), FieldSpec(id: "d", options: secure),
+                     FieldSpec(id: "e", options: texts), FieldSpec(id: "f"), FieldSpec(id: "g", configuration: ["email"])]
+        var engine = FormEngine()
+        _ = try engine.perform(.defineForm(fields: specs, presets: [:]))
+        var form = try XCTUnwrap(engine.form(FormEngine.defaultForm))
+        let fresh = form.snapshot(includeSecrets: false).fields
+        XCTAssertEqual(fresh.map(\.isEmptyAndUntouched), [true, true, true, false, false, true, true], "d is masked, e has a text")
+        _ = try engine.perform(.demandFocus(field: "a", demand: .become))
+        _ = try engine.perform(.demandFocus(field: "b", demand: .become))
+        _ = try engine.perform(.insertText(field: "c", text: "x"))
+        _ = try engine.perform(.delete(field: "c", direction: .backward, unit: .character))
+        _ = try engine.perform(.setText(field: "e", text: ""))
+        form = try XCTUnwrap(engine.form(FormEngine.defaultForm))
+        let used = form.snapshot(includeSecrets: true).fields
+        XCTAssertEqual(used.map(\.isEmptyAndUntouched), [false, false, true, true, false, true, true],
+                       "a visited and touched, b the responder, c emptied again, d's empty secret shown, e dirty")
+        for f in fresh + used {
+            var shortcut = JSONWriter(), members = JSONWriter()
+            FieldEncoder.writeState(f, to: &shortcut)
+            FieldEncoder.writeStateMembers(f, to: &members)
+            XCTAssertEqual(shortcut.bytes, members.bytes, f.id)
+        }
+        var rng = SplitMix64(seed: 0x5E7)
+        for _ in 0..<200 {
+            let f = (fresh + used)[rng.next(below: fresh.count + used.count)]
+            var kept = JSONWriter(), direct = JSONWriter()
+            FieldEncoder.writeSnapshot(f, to: &kept)
+            direct.writeString(f.id, after: "{\"id\":")
+            FieldEncoder.writeAttributes(f.attributes, configuration: f.configuration, to: &direct)
+            FieldEncoder.writeState(f, to: &direct)
+            XCTAssertEqual(kept.bytes, direct.bytes, f.id)
+        }
     }
 
     func occurrences(of needle: [UInt8], in bytes: [UInt8]) -> Int {
