@@ -59,22 +59,27 @@ enum CombiningScalars {
         var last = previous
         var i = 0
         while i < count {
-            let run = SimpleScalars.plainRun(p + i, count &- i, withoutCR: long)
-            if run > 0 {
-                i &+= run
-                characters &+= run
-                last = UInt32(p[i &- 1])
-                if i == count { break }
+            // A run of ASCII is looked for only where an ASCII byte is (letters of
+            // several bytes come in runs too).
+            if p[i] < 0x80 {
+                let run = SimpleScalars.plainRun(p + i, count &- i, withoutCR: long)
+                if run > 0 {
+                    i &+= run
+                    characters &+= run
+                    last = UInt32(p[i &- 1])
+                    if i == count { break }
+                }
             }
             let (v, length) = SimpleScalars.decode(p + i)
-            if isMark(v) {
+            // Simple first: the commoner, and no scalar is both.
+            if SimpleScalars.isSimple(v) {
+                characters &+= 1
+            } else if isMark(v) {
                 if let last {
                     if mayBeControl(last) { return nil }
                 } else {
                     characters &+= 1
                 }
-            } else if SimpleScalars.isSimple(v) {
-                characters &+= 1
             } else {
                 return nil
             }
