@@ -47,7 +47,7 @@ public struct Form: Equatable, Sendable {
             })
         }
         guard let i = found else { throw .unknownField(field: id, form: name) }
-        undoLog.prefetchOldest(of: fields[i].history)
+        undoLog.prefetchRecords(of: fields[i].history)
         return i
     }
 

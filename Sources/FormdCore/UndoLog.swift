@@ -55,9 +55,14 @@ struct UndoLog: Equatable, Sendable {
         var anchorBeforeUTF8: Int32
         var headBeforeUTF8: Int32
         private var flags: UInt8
+        /// Whether the record above joins this one (its `joinsPrevious`), kept here so
+        /// that retiring a stack's oldest step reads one record, not the one above too; a
+        /// byte of its own, so that setting it is a store, not a load of a record made long
+        /// ago.
+        private(set) var upJoins = false
 
-        private static let joinsFlag: UInt8 = 4, deadFlag: UInt8 = 8, upJoinsFlag: UInt8 = 16
-        private static let undoneFlag: UInt8 = 32, secretFlag: UInt8 = 64
+        private static let joinsFlag: UInt8 = 4, deadFlag: UInt8 = 8
+        private static let undoneFlag: UInt8 = 16, secretFlag: UInt8 = 32
 
         /// Record `number`, its stack going on at record `link`, none above it yet.
         init(number: Int, kind: EditHistory.Kind, joinsPrevious: Bool, secret: Bool, textAt: Int, link: Int,
@@ -96,9 +101,6 @@ struct UndoLog: Equatable, Sendable {
             get { has(Record.deadFlag) }
             set { set(Record.deadFlag, newValue) }
         }
-        /// Whether the record above joins this one (its `joinsPrevious`), kept here so
-        /// that retiring a stack's oldest step reads one record, not the one above too.
-        var upJoins: Bool { has(Record.upJoinsFlag) }
         /// On its field's redo stack: its slot holds what it inserted, else what it removed.
         var undone: Bool {
             get { has(Record.undoneFlag) }
@@ -112,7 +114,7 @@ struct UndoLog: Equatable, Sendable {
         @inline(__always)
         mutating func setUp(_ up: Int, of number: Int, joins: Bool) {
             upBack = UndoLog.back(number, up)
-            set(Record.upJoinsFlag, joins)
+            upJoins = joins
         }
 
         /// Bytes of text its slot holds: what is not in the field.
@@ -130,6 +132,7 @@ struct UndoLog: Equatable, Sendable {
             linkBack == other.linkBack && upBack == other.upBack && startUTF8 == other.startUTF8
                 && removedUTF8 == other.removedUTF8 && insertedUTF8 == other.insertedUTF8
                 && anchorBeforeUTF8 == other.anchorBeforeUTF8 && headBeforeUTF8 == other.headBeforeUTF8 && flags == other.flags
+                && upJoins == other.upJoins
         }
     }
 
@@ -322,10 +325,15 @@ struct UndoLog: Equatable, Sendable {
         }
     }
 
-    /// Fetches the record of `h`'s oldest step ahead of an edit that may retire it
-    /// (`retireOldestStep`): made long ago, it is rarely still in the cache.
+    /// Fetches the records an edit of the field whose history is `h` writes, ahead of it:
+    /// its newest (a new record is put above it, `Record.setUp`) and, once it keeps
+    /// `limit` steps, its oldest step's (which the edit retires, `retireOldestStep`). Made
+    /// long ago, they are rarely still in the cache.
     @inline(__always)
-    func prefetchOldest(of h: EditHistory) {
+    func prefetchRecords(of h: EditHistory) {
+        if h.undoTop >= base && h.undoTop - base < count {
+            CacheLines.prefetch(UnsafeRawPointer(at(h.undoTop - base)), count: MemoryLayout<Record>.size)
+        }
         guard h.count >= Int32(clamping: limit), h.bottom >= base, h.bottom - base < count else { return }
         CacheLines.prefetch(UnsafeRawPointer(at(h.bottom - base)), count: MemoryLayout<Record>.size)
     }

@@ -86,6 +86,11 @@ final class UndoLogStorageTests: XCTestCase {
         }
     }
 
+    /// A record is the 40 bytes `UndoLog.recordOverhead` and the docs count on.
+    func testARecordIsFortyBytes() {
+        XCTAssertEqual(MemoryLayout<UndoLog.Record>.stride, 40)
+    }
+
     /// The text ring: a slot goes after the last one, at the buffer's start once the end
     /// has no room and the front has moved on, and nowhere while the held bytes wrap up
     /// to the front; the last slot grows where it lies only into free bytes.
