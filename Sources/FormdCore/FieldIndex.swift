@@ -141,14 +141,27 @@ struct FieldIndex: Sendable {
         return hash
     }
 
-    /// The position that the slot where a lookup of hash `hash` starts names, when it holds
-    /// that hash: likely, not confirmed, the field a lookup will find (for a prefetch).
+    /// The position named by the first slot of hash `hash` in the run where a lookup of it
+    /// starts, within `likelyProbes` slots: likely, not confirmed, the field a lookup will
+    /// find (for a prefetch). Not only the home slot: at three quarters full, about a third
+    /// of the ids sit further down their run.
     func likelyPosition(hash: UInt32) -> Int? {
-        guard !slots.isEmpty else { return nil }
-        let entry = slots[Int(hash) & (slots.count &- 1)]
-        guard entry != 0, entry &>> 32 == UInt64(hash) else { return nil }
-        return Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1
+        slots.withUnsafeBufferPointer { table in
+            guard !table.isEmpty else { return nil }
+            let mask = table.count &- 1
+            var i = Int(hash) & mask
+            for _ in 0..<Self.likelyProbes {
+                let entry = table[i]
+                if entry == 0 { return nil }
+                if entry &>> 32 == UInt64(hash) { return Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) &- 1 }
+                i = (i &+ 1) & mask
+            }
+            return nil
+        }
     }
+
+    /// How far down a run `likelyPosition` looks: a cache line of slots.
+    static let likelyProbes = 8
 
     /// The table's hash of `id`, or nil for an id the table does not hold (not ASCII).
     private func tableHash(of id: String) -> UInt32? {

@@ -63,7 +63,7 @@ public struct Daemon: Sendable {
              .success(.form(let form, .select(let field?, _, _))), .success(.form(let form, .moveCaret(let field?, _, _))),
              .success(.form(let form, .editAction(let field?, _, _))), .success(.form(let form, .undo(let field?))),
              .success(.form(let form, .redo(let field?))), .success(.form(let form, .pressReturn(let field?))),
-             .success(.form(let form, .setText(let field, _))):
+             .success(.form(let form, .setText(let field, _))), .success(.form(let form, .demandFocus(let field, _))):
             return (form, field)
         default:
             return nil

@@ -26,14 +26,15 @@ final class LookupPrefetchTests: XCTestCase {
         for (p, id) in ids.enumerated() {
             guard let hash = index.prefetchSlot(of: id) else { return XCTFail("no hint for \(id)") }
             XCTAssertEqual(hash, index.hash(ShortASCII.words(of: id)!))
-            // The home slot holds this id, or another one of its run: never a wrong hash.
+            // The first slot of its hash in its run names this id: never another's.
             if let q = index.likelyPosition(hash: hash) {
                 XCTAssertEqual(q, p, id)
                 named += 1
             }
         }
-        // Most ids sit in their home slot (the table is at most three quarters full).
-        XCTAssertGreaterThan(named, ids.count / 2)
+        // Nearly every id sits within a cache line of slots from its home (the table is at
+        // most three quarters full); the home slot alone held about two thirds of them.
+        XCTAssertGreaterThan(named, ids.count * 98 / 100)
     }
 
     func testUnknownAndEdgeIdsStayInBounds() {
