@@ -15,23 +15,33 @@ extension Array where Element == EventRecord {
     }
 
     /// Whether this list is worth freeing as it is written (`forEachInPlace(freeing:)`)
-    /// and can then be emptied without destroying its records (`forgetFreed`): one of its
-    /// first records holds nothing to release (a stream whose ids are held out of line
-    /// holds them in every record, and such a list is destroyed faster in one pass; one
-    /// with some long texts has them in a few records only), and its storage holds its
-    /// count and capacity in the two words before its first record, as the library lays
-    /// an array out. Looked at before any record is freed, so a list laid out otherwise is
-    /// freed the ordinary way.
+    /// and can then be emptied without destroying its records (`forgetFreed`): enough of
+    /// its first records hold nothing to release (`Array.mostlyReleasesNothing`), and its
+    /// storage holds its count and capacity in the two words before its first record, as
+    /// the library lays an array out. Looked at before any record is freed, so a list laid
+    /// out otherwise is freed the ordinary way.
     mutating func canForgetFreed() -> Bool {
-        guard count > 0, countIsInHeader() else { return false }
-        let looked = Swift.min(count, 4)
-        return withUnsafeMutableBufferPointer { records in
-            (0..<looked).contains { EventRecord.releasesNothing(records.baseAddress! + $0) }
-        }
+        guard countIsInHeader() else { return false }
+        return mostlyReleasesNothing(EventRecord.releasesNothing)
     }
 }
 
 extension Array {
+    /// Whether a list is worth freeing element by element, those that hold nothing to
+    /// release (`releasesNothing`) left as they lie: at least a quarter of its first eight
+    /// hold nothing. A stream whose ids are held out of line holds them in every element,
+    /// and such a list is destroyed faster in one pass; one with long texts has them in
+    /// some elements only.
+    @inline(__always)
+    mutating func mostlyReleasesNothing(_ releasesNothing: (UnsafeMutablePointer<Element>) -> Bool) -> Bool {
+        let looked = Swift.min(count, 8)
+        return withUnsafeMutableBufferPointer { elements in
+            var nothing = 0
+            for i in 0..<looked where releasesNothing(elements.baseAddress! + i) { nothing &+= 1 }
+            return looked > 0 && nothing &* 4 >= looked
+        }
+    }
+
     /// Whether the list's storage holds its count and capacity in the two words before its
     /// first element, as the library lays an array out, so `forgetFreed` can empty it.
     /// False for an empty list.

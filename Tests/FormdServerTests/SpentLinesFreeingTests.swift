@@ -52,34 +52,43 @@ final class SpentLinesFreeingTests: XCTestCase {
         }
     }
 
-    /// The lines of `lines(long)`, those holding nothing to release first or last.
-    func list(_ long: String, inlineFirst: Bool) -> [DecodedLine] {
+    /// How `list` orders the lines: those holding nothing to release first, last, or all
+    /// but one of those holding something last.
+    enum Order: CaseIterable { case inlineFirst, inlineLast, oneLongFirst }
+
+    /// The lines of `lines(long)` in `order`.
+    func list(_ long: String, _ order: Order) -> [DecodedLine] {
         let made = lines(long)
         var list: [DecodedLine] = []
         list.reserveCapacity(64)
-        list.append(contentsOf: inlineFirst ? made : Array(made[11...]) + Array(made[..<11]))
+        switch order {
+        case .inlineFirst: list.append(contentsOf: made)
+        case .inlineLast: list.append(contentsOf: Array(made[11...]) + Array(made[..<11]))
+        case .oneLongFirst: list.append(contentsOf: [made[11]] + Array(made[..<11]) + Array(made[12...]))
+        }
         return list
     }
 
     /// Every line holding a fresh string, with inline lines around it, freed: every
     /// reference the lines took is gone, and the list is empty with its room kept; whether
-    /// it is emptied in place (a first line holding nothing) or the ordinary way.
+    /// it is emptied in place (most of its first lines hold nothing, the first one or not)
+    /// or the ordinary way.
     func testSpentLinesAreFreedAndTheListEmptied() {
-        for inlineFirst in [true, false] {
+        for order in Order.allCases {
             let long = String(repeating: "y", count: 30) + "é"
-            var spent = list(long, inlineFirst: inlineFirst)
+            var spent = list(long, order)
             let held = references(long)
             let capacity = spent.capacity
             spent.freeSpent()
             XCTAssertEqual(spent.count, 0)
             XCTAssertEqual(spent.capacity, capacity, "the list keeps its room for a later block")
             let after = references(long)  // counted outside the assertion, whose closure holds one more
-            XCTAssertEqual(after, held - 12, "the references of the twelve lines holding it are let go")
+            XCTAssertEqual(after, held - 12, "\(order): the references of the twelve lines holding it are let go")
         }
     }
 
     func testTheEmptiedListTakesLinesAgain() {
-        var spent = list("f1", inlineFirst: true)
+        var spent = list("f1", .inlineFirst)
         spent.freeSpent()
         spent.append(line(.setText(field: "f2", text: "again")))
         XCTAssertEqual(spent.count, 1)
