@@ -2,8 +2,6 @@ import FormdCore
 import FormdJSON
 
 extension Envelope {
-    private static let requestKeys: [StaticString] = ["jsonrpc", "id", "method", "params"]
-
     /// A `defineForm` request decoded straight from its bytes, its `fields` read spec by
     /// spec (`FieldSpecDecoder.fields(reading:maxDepth:)`) with no value tree for the
     /// array: a form of 10,000 fields is a 150 KB line. Its members may come in any order
@@ -12,29 +10,15 @@ extension Envelope {
     /// decodes to the envelope the long way gives it.
     public init?(defineForm bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         // The request, its params, `fields` and a spec nest four deep.
-        guard maxDepth >= 4, var r = JSONObjectReader(bytes) else { return nil }
-        var seen: UInt8 = 0
-        var id: RequestID? = nil
+        guard maxDepth >= 4 else { return nil }
         var call: Call? = nil
-        while let key = r.nextKey(in: Envelope.requestKeys) {
-            guard seen & (1 << key) == 0 else { return nil }
-            seen |= 1 << key
-            switch key {
-            case 0:
-                guard r.string() == "2.0" else { return nil }
-            case 1:
-                guard let value = r.scalar(), let valid = RequestID(value) else { return nil }
-                id = valid
-            case 2:
-                guard r.string() == "defineForm" else { return nil }
-            default:
-                guard seen & 0b100 != 0, var params = r.object(), let defined = Call(defineForm: &params, maxDepth: maxDepth),
-                      r.end(params) else { return nil }
-                call = defined
-            }
-        }
-        guard r.isAtEnd(), let call else { return nil }
-        self.init(id: id, method: "defineForm", .success(call))
+        guard let (id, method) = Envelope.members(of: bytes, params: { r, method in
+            guard method == "defineForm", var params = r.object(), let defined = Call(defineForm: &params, maxDepth: maxDepth),
+                  r.end(params) else { return false }
+            call = defined
+            return true
+        }), method == "defineForm", let call else { return nil }
+        self.init(id: id, method: method, .success(call))
     }
 }
 

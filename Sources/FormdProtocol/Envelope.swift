@@ -86,11 +86,27 @@ public struct Envelope: Equatable, Sendable {
     /// same `MethodRegistry` entry on the same params). `params` nests one level below the
     /// request, so with `maxDepth` under 2 every line takes the long way and its limit.
     public init?(plainRequest bytes: UnsafeRawBufferPointer, maxDepth: Int) {
-        guard maxDepth >= 2, var r = JSONObjectReader(bytes) else { return nil }
+        guard maxDepth >= 2 else { return nil }
+        var params = JSONObject()
+        guard let (id, method) = Envelope.members(of: bytes, params: { r, _ in
+            guard let object = r.objectOfScalars() else { return false }
+            params = object
+            return true
+        }) else { return nil }
+        self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodRegistry.decode(method: method, params: params) })
+    }
+
+    /// The members of a request read straight from its bytes, each at most once: an optional
+    /// `jsonrpc` "2.0", an optional `id` (string, number or null) and a string `method`,
+    /// returned; `params` is left to `readParams`, the reader at its value, with the method
+    /// when it came first. Nil for any other member or shape, or when `readParams` declines.
+    @inline(__always)
+    static func members(of bytes: UnsafeRawBufferPointer,
+                        params readParams: (inout JSONObjectReader, String?) -> Bool) -> (id: RequestID?, method: String)? {
+        guard var r = JSONObjectReader(bytes) else { return nil }
         var seen: UInt8 = 0
         var id: RequestID? = nil
         var method: String? = nil
-        var params = JSONObject()
         while let key = r.nextKey(in: Envelope.plainKeys) {
             guard seen & (1 << key) == 0 else { return nil }
             seen |= 1 << key
@@ -104,12 +120,11 @@ public struct Envelope: Equatable, Sendable {
                 guard let name = r.string() else { return nil }
                 method = name
             default:
-                guard let object = r.objectOfScalars() else { return nil }
-                params = object
+                guard readParams(&r, method) else { return nil }
             }
         }
         guard r.isAtEnd(), let method else { return nil }
-        self.init(id: id, method: method, Result { () throws(ProtocolError) in try MethodRegistry.decode(method: method, params: params) })
+        return (id, method)
     }
 
     init(id: RequestID?, method: String?, _ call: Result<Call, ProtocolError>) {
