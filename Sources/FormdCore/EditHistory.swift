@@ -20,7 +20,8 @@ struct EditHistory: Equatable, Sendable {
     /// Where the open run goes on: after its typed text, or where its Backspaces began.
     var runEnd = 0
     /// Steps that can be undone, at most `EngineLimits.maxUndoSteps` (the log lets an
-    /// older one go at once), counting steps the budget dropped until the log compacts.
+    /// older one go at once), counting steps the budget dropped until the field reaches
+    /// the limit again or the log compacts (`UndoLog.countLiveSteps`).
     var count: Int32 = 0
     /// The kind of the open run (`typing` or `deleting`), nil when no run is open.
     var run: Kind? = nil

@@ -144,15 +144,11 @@ struct UndoLog: Equatable, Sendable {
     /// Undo steps each field keeps (`EngineLimits.maxUndoSteps`).
     let limit: Int
     /// The records from number `base` on; the first `dropped` of them are dead (dropped by
-    /// the budget or out of reach): the front, cut off as soon as no record the budget
-    /// dropped is among them.
+    /// the budget or out of reach): the front, cut off at the next trim (kept by a log that
+    /// never removes a record).
     private var storage: UndoLogStorage
     private var base = 0
     private var dropped = 0
-    /// Whether the budget dropped a live record since the last compaction: it may be where
-    /// a field's oldest step begins, so the front stays until a compaction moves that
-    /// field's start past it.
-    private var frontHoldsDropped = false
     /// What the live records cost, exact after every change.
     private(set) var total = 0
     /// Records from `oldest` on that are not dead.
@@ -320,9 +316,31 @@ struct UndoLog: Equatable, Sendable {
         if h.count == 0 { h.bottom = first }
         if h.count < Int32(clamping: limit) {
             h.count += 1
-        } else {
-            retireOldestStep(&h)
+            return
         }
+        // Steps the budget dropped were counted: the field's stack starts in what the log
+        // no longer holds, and is counted anew from its top.
+        if h.bottom < oldest {
+            countLiveSteps(&h)
+            if h.count <= Int32(clamping: limit) { return }
+            h.count -= 1
+        }
+        retireOldestStep(&h)
+    }
+
+    /// Counts the steps of `h`'s undo stack the log still holds, from its top down (a run
+    /// the budget dropped the start of counts as a step), and moves its start to the
+    /// oldest record left.
+    private func countLiveSteps(_ h: inout EditHistory) {
+        var steps: Int32 = 0, n = h.undoTop, lowest = -1
+        while n >= oldest && !at(n - base).pointee.dead {
+            let next = link(n - base)
+            if !at(n - base).pointee.joinsPrevious || next < oldest { steps += 1 }
+            lowest = n
+            n = next
+        }
+        h.count = steps
+        h.bottom = steps > 0 ? lowest : -1
     }
 
     /// Fetches the records an edit of the field whose history is `h` writes, ahead of it:
@@ -496,7 +514,6 @@ struct UndoLog: Equatable, Sendable {
         while total > goal && dropped < count {
             if !at(dropped).pointee.dead {
                 kill(dropped)
-                frontHoldsDropped = true
                 // Links lead to newer records only on a redo stack.
                 let next = link(dropped)
                 if next > base + dropped { release(from: next) }
@@ -532,12 +549,12 @@ struct UndoLog: Equatable, Sendable {
     /// field: no stack a field can still undo or redo reaches it.
     @inline(__always)
     mutating func trimFront() {
-        if dropped < count && at(dropped).pointee.dead { advanceFront() }
+        if dropped > 0 || (dropped < count && at(dropped).pointee.dead) { advanceFront() }
     }
 
     private mutating func advanceFront() {
         while dropped < count && at(dropped).pointee.dead { dropped += 1 }
-        if !frontHoldsDropped && compactionFloor != .max {
+        if compactionFloor != .max {
             makeUnique()
             storage.removeFirst(dropped)
             base += dropped
@@ -564,19 +581,7 @@ struct UndoLog: Equatable, Sendable {
         // First the fields whose undo stacks begin in what the budget dropped: the start
         // moves to the first live record (the wholly dropped steps are no longer counted).
         forEachHistory { h in
-            if h.count > 0 && h.bottom < oldest {
-                if h.undoTop < oldest {
-                    h.count = 0
-                    h.bottom = -1
-                } else {
-                    var n = h.bottom
-                    while n < oldest {
-                        n = up(n - base)
-                        if !at(n - base).pointee.joinsPrevious { h.count -= 1 }
-                    }
-                    h.bottom = n
-                }
-            }
+            if h.count > 0 && h.bottom < oldest { countLiveSteps(&h) }
         }
         renumbered.removeAll(keepingCapacity: true)
         renumbered.append(contentsOf: repeatElement(-1, count: count))
@@ -602,7 +607,6 @@ struct UndoLog: Equatable, Sendable {
         storage.truncate(to: Int(kept))
         base = oldLast + 1 - Int(kept)
         dropped = 0
-        frontHoldsDropped = false
         let newBase = base
         renumbered.withUnsafeBufferPointer { renumbered in
             func map(_ n: Int) -> Int { n >= oldOldest && renumbered[n - oldBase] >= 0 ? newBase + Int(renumbered[n - oldBase]) : -1 }

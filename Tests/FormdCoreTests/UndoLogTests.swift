@@ -252,6 +252,7 @@ final class UndoLogTests: XCTestCase {
                 if log.compactionDue { log.compact(fields: fieldCount) { visit in for i in heads.indices { visit(&heads[i]) } } }
                 mostHeld = max(mostHeld, log.held + heads.count)
                 XCTAssertEqual(log.total, model.total, label)
+                XCTAssertLessThanOrEqual(heads[f].count, Int32(limit), label)
                 if n % 32 == 0 { XCTAssertEqual(log.textHeld, model.textHeld, label) }
                 XCTAssertEqual(log.recount, log.total, label)
                 XCTAssertLessThanOrEqual(log.total, budget, label)
