@@ -58,6 +58,52 @@ final class Round1202ReviewTests: XCTestCase {
         }
     }
 
+    /// `FieldIndex` keeps ASCII ids in its table only and looks a non-ASCII id equal to an
+    /// ASCII one (U+212A, U+037E, U+1FEF) up by its ASCII spelling. Ids are compared as
+    /// Swift compares strings (canonical equivalence): a field defined under one spelling is
+    /// found, refused as a duplicate and removed under the other, in small and large forms.
+    func testCanonicallyEquivalentIdsNameTheSameField() throws {
+        let pairs = [("K", "\u{212A}"), (";", "\u{037E}"), ("`", "\u{1FEF}"), ("aKb", "a\u{212A}b"),
+                     ("x;y`", "x\u{037E}y\u{1FEF}"), ("é", "e\u{301}"), ("K\u{301}", "\u{212A}\u{301}"),
+                     (String(repeating: "q", count: 40) + "K", String(repeating: "q", count: 40) + "\u{212A}")]
+        for others in [0, 1_500] {
+            for (a, b) in pairs {
+                for (defined, asked) in [(a, b), (b, a)] {
+                    func request(_ method: String, _ params: [String: Any], id: Int) -> String {
+                        let data = try! JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": params])
+                        return String(decoding: data, as: UTF8.self) + "\n"
+                    }
+                    let fields = (0..<others).map { ["id": "f\($0)"] } + [["id": defined]] + [["id": "z"]]
+                    var input = request("defineForm", ["fields": fields], id: 1)
+                    input += request("setText", ["field": asked, "text": "hello"], id: 2)
+                    input += request("addField", ["field": ["id": asked]], id: 3)
+                    input += request("defineForm", ["fields": [["id": defined], ["id": asked]]], id: 4)
+                    input += request("addField", ["field": ["id": "n"], "after": asked], id: 5)
+                    input += request("removeField", ["field": asked], id: 6)
+                    input += request("setText", ["field": defined, "text": "gone"], id: 7)
+                    input += request("addField", ["field": ["id": defined]], id: 8)
+                    input += request("setText", ["field": asked, "text": "back"], id: 9)
+                    let output = try FormdProcess.run([], input: input)
+                    var answers: [Int: [String: Any]] = [:]
+                    for message in FormdProcess.messages(output) {
+                        if let id = message["id"] as? Int { answers[id] = message }
+                    }
+                    let label = "\(others) fields, defined \(Array(defined.unicodeScalars)), asked \(Array(asked.unicodeScalars))"
+                    func applied(_ id: Int) -> Bool? { (answers[id]?["result"] as? [String: Any])?["applied"] as? Bool }
+                    func error(_ id: Int) -> String? { (answers[id]?["error"] as? [String: Any])?["message"] as? String }
+                    XCTAssertEqual(applied(2), true, label)
+                    XCTAssertNotNil(error(3)?.range(of: "already exists"), label)
+                    XCTAssertNotNil(error(4)?.range(of: "duplicate"), "\(label): \(answers[4] ?? [:])")
+                    XCTAssertNotNil(answers[5]?["result"], label)
+                    XCTAssertNotNil(answers[6]?["result"], label)
+                    XCTAssertNotNil(error(7), label)
+                    XCTAssertNotNil(answers[8]?["result"], label)
+                    XCTAssertEqual(applied(9), true, label)
+                }
+            }
+        }
+    }
+
     /// The undo log keeps its texts as bytes in a ring (`UndoTextArena`) that wraps around,
     /// is compacted in place and grows. Every undo and redo must give back the exact text the
     /// field held, whatever moved underneath: many fields, non-ASCII texts, a field whose
