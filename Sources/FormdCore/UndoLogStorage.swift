@@ -110,10 +110,13 @@ final class UndoLogStorage: @unchecked Sendable {
     /// those that wrapped around from its end slide up to it, so no byte is overwritten
     /// before it moved and no fresh page is touched unless the buffer grows.
     private func makeRoomForText(_ n: Int) {
-        var live = 0
-        for i in 0..<count where !self[i].pointee.dead { live += self[i].pointee.slotUTF8 }
+        var live = 0, secret = false
+        for i in 0..<count where !self[i].pointee.dead {
+            live += self[i].pointee.slotUTF8
+            secret = secret || self[i].pointee.secret
+        }
         let needed = max(4096, live + n + max(live / 2, 4 * count))
-        if needed > text.capacity { text.grow(to: needed) }
+        if needed > text.capacity { text.grow(to: needed, erasingOld: secret) }
         // Records before `wrapped` have their slots at the buffer's end, the others at its start.
         var wrapped = 0
         if text.wraps {

@@ -92,9 +92,19 @@ struct UndoTextArena: ~Copyable {
     var wraps: Bool { wrapEnd >= 0 }
 
     /// Makes the buffer `capacity` bytes, its bytes kept at their offsets (`realloc`: in
-    /// place, or by moving its pages, when it can).
-    mutating func grow(to capacity: Int) {
-        bytes = realloc(bytes, capacity)!.assumingMemoryBound(to: UInt8.self)
+    /// place, or by moving its pages, when it can). `erasingOld`: it holds a secure field's
+    /// text, which `realloc` could leave behind in freed memory, so the bytes are copied to
+    /// a new block and the old one is cleared before it is freed.
+    mutating func grow(to capacity: Int, erasingOld: Bool = false) {
+        if erasingOld && self.capacity > 0 {
+            let grown = malloc(capacity)!.assumingMemoryBound(to: UInt8.self)
+            grown.update(from: bytes, count: min(self.capacity, capacity))
+            explicit_bzero(bytes, self.capacity)
+            free(bytes)
+            bytes = grown
+        } else {
+            bytes = realloc(bytes, capacity)!.assumingMemoryBound(to: UInt8.self)
+        }
         self.capacity = capacity
     }
 
