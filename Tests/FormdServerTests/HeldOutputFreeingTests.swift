@@ -1,24 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import FormdCore
 import FormdJSON
 import FormdProtocol
 @testable import FormdServer
+import FormdTestSupport
 import XCTest
 
 /// `HeldOutput.write` frees each record as it writes it and empties the list without a
 /// second pass: a record holding only inline or constant strings is left as it lies, any
 /// other is destroyed. Checked by the strings' own reference counts, and by the bytes.
 final class HeldOutputFreeingTests: XCTestCase {
-    /// The runtime's count of strong references to a string's storage.
-    func references(_ s: String) -> Int {
-        typealias RetainCount = @convention(c) (UnsafeRawPointer) -> Int
-        let count = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_retainCount"), to: RetainCount.self)
-        let words = unsafeBitCast(s, to: (UInt64, UInt64).self)
-        return count(UnsafeRawPointer(bitPattern: UInt(words.1 & 0x0FFF_FFFF_FFFF_FFFF))!)
-    }
-
     /// Every keystroke kind, each with `long` in one of its strings or none.
     func events(_ long: String) -> [FormEvent] {
         let edit = TextEdit(start: 0, end: 1, text: "é", removed: "a")
@@ -86,18 +76,18 @@ final class HeldOutputFreeingTests: XCTestCase {
         for form in [FormEngine.defaultForm, named] {
             // What a string held by no record counts here (the caller's own references).
             let unused = writtenAndFreed(form: form) { _ in [.fieldRemoved(field: "f1")] }
-            let baseline = references(unused)
+            let baseline = storageReferences(unused)
             for i in 0..<count {
                 let long = writtenAndFreed(form: form) { [events($0)[i]] }
-                let now = references(long)
+                let now = storageReferences(long)
                 XCTAssertEqual(now, baseline, "event \(i): the records released the string")
             }
             let long = writtenAndFreed(form: form) { events($0) }
-            let now = references(long)
+            let now = storageReferences(long)
             XCTAssertEqual(now, baseline)
             // The first record holding the string, the next none: freed in place all the same.
             let first = writtenAndFreed(form: form) { let all = events($0); return [all[1], all[0]] + all[2...] }
-            let then = references(first)
+            let then = storageReferences(first)
             XCTAssertEqual(then, baseline)
         }
     }

@@ -1,24 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FormdCore
 import FormdJSON
 @testable import FormdProtocol
 @testable import FormdServer
+import FormdTestSupport
 import XCTest
 
 /// A burst block's handled lines are emptied without the array's own destroy
 /// (`freeSpent`): a line holding only inline or constant strings is left as it lies, any
 /// other is destroyed in place. Checked by the strings' own reference counts.
 final class SpentLinesFreeingTests: XCTestCase {
-    /// The runtime's count of strong references to a string's storage.
-    func references(_ s: String) -> Int {
-        typealias RetainCount = @convention(c) (UnsafeRawPointer) -> Int
-        let count = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "swift_retainCount"), to: RetainCount.self)
-        let words = unsafeBitCast(s, to: (UInt64, UInt64).self)
-        return count(UnsafeRawPointer(bitPattern: UInt(words.1 & 0x0FFF_FFFF_FFFF_FFFF))!)
-    }
-
     func line(id: RequestID? = .number(JSONNumber(literal: "7")!), method: String = "insertText", form: String = "default",
               _ command: FormCommand) -> DecodedLine {
         .request(Envelope(id: id, method: method, .success(.form(form, command))))
@@ -77,12 +67,12 @@ final class SpentLinesFreeingTests: XCTestCase {
         for order in Order.allCases {
             let long = String(repeating: "y", count: 30) + "é"
             var spent = list(long, order)
-            let held = references(long)
+            let held = storageReferences(long)
             let capacity = spent.capacity
             spent.freeSpent()
             XCTAssertEqual(spent.count, 0)
             XCTAssertEqual(spent.capacity, capacity, "the list keeps its room for a later block")
-            let after = references(long)  // counted outside the assertion, whose closure holds one more
+            let after = storageReferences(long)  // counted outside the assertion, whose closure holds one more
             XCTAssertEqual(after, held - 12, "\(order): the references of the twelve lines holding it are let go")
         }
     }
