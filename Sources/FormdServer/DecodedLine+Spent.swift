@@ -12,7 +12,7 @@ extension Array where Element == DecodedLine {
     /// all hold something to release (ids out of line on every line) is emptied the
     /// ordinary way, in one pass (`mostlyReleasesNothing`).
     mutating func freeSpent() {
-        guard LineWords.layoutHolds, countIsInHeader(), mostlyReleasesNothing(DecodedLine.releasesNothing) else {
+        guard LineWords.layoutHolds, countIsInHeader(), mostlyReleasesNothing() else {
             removeAll(keepingCapacity: true)
             return
         }
@@ -23,14 +23,7 @@ extension Array where Element == DecodedLine {
     }
 }
 
-extension DecodedLine {
-    /// Frees the line at `slot`, leaving the slot to be forgotten: destroyed when it holds
-    /// anything to release, left as it is when it holds none (`releasesNothing`).
-    @inline(__always)
-    static func freeInPlace(_ slot: UnsafeMutablePointer<DecodedLine>) {
-        if !releasesNothing(slot) { slot.deinitialize(count: 1) }
-    }
-
+extension DecodedLine: FreedInPlace {
     /// Whether destroying the line at `slot` would release nothing: blank, or a request to
     /// a form of the keystroke kinds whose every string (id, method, form, field, text) is
     /// inline or a constant (`isImmortal`). Read in place: taken as a value it would be

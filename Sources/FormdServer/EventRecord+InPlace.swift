@@ -22,57 +22,11 @@ extension Array where Element == EventRecord {
     /// out otherwise is freed the ordinary way.
     mutating func canForgetFreed() -> Bool {
         guard countIsInHeader() else { return false }
-        return mostlyReleasesNothing(EventRecord.releasesNothing)
+        return mostlyReleasesNothing()
     }
 }
 
-extension Array {
-    /// Whether a list is worth freeing element by element, those that hold nothing to
-    /// release (`releasesNothing`) left as they lie: at least a quarter of its first eight
-    /// hold nothing. A stream whose ids are held out of line holds them in every element,
-    /// and such a list is destroyed faster in one pass; one with long texts has them in
-    /// some elements only.
-    @inline(__always)
-    mutating func mostlyReleasesNothing(_ releasesNothing: (UnsafeMutablePointer<Element>) -> Bool) -> Bool {
-        let looked = Swift.min(count, 8)
-        return withUnsafeMutableBufferPointer { elements in
-            var nothing = 0
-            for i in 0..<looked where releasesNothing(elements.baseAddress! + i) { nothing &+= 1 }
-            return looked > 0 && nothing &* 4 >= looked
-        }
-    }
-
-    /// Whether the list's storage holds its count and capacity in the two words before its
-    /// first element, as the library lays an array out, so `forgetFreed` can empty it.
-    /// False for an empty list.
-    mutating func countIsInHeader() -> Bool {
-        let count = self.count, capacity = self.capacity
-        guard count > 0 else { return false }
-        return withUnsafeMutableBufferPointer { elements in
-            let header = UnsafeRawPointer(elements.baseAddress!) - 2 * MemoryLayout<Int>.stride
-            return header.load(as: Int.self) == count && Int(header.load(fromByteOffset: MemoryLayout<Int>.stride, as: UInt.self) &>> 1) == capacity
-        }
-    }
-
-    /// Empties the list, keeping its capacity, without destroying what is left in it:
-    /// every element in it was freed in place (`EventRecord.freeInPlace`,
-    /// `DecodedLine.freeInPlace`) after `countIsInHeader` said yes.
-    mutating func forgetFreed() {
-        withUnsafeMutableBufferPointer { elements in
-            (UnsafeMutableRawPointer(elements.baseAddress!) - 2 * MemoryLayout<Int>.stride).storeBytes(of: 0, as: Int.self)
-        }
-    }
-}
-
-extension EventRecord {
-    /// Frees the record at `slot`, leaving the slot to be forgotten: destroyed when it
-    /// holds anything to release, left as it is when it holds none (`releasesNothing`),
-    /// which spares the destroying a call per string and per record.
-    @inline(__always)
-    static func freeInPlace(_ slot: UnsafeMutablePointer<EventRecord>) {
-        if !releasesNothing(slot) { slot.deinitialize(count: 1) }
-    }
-
+extension EventRecord: FreedInPlace {
     /// Whether destroying the record at `slot` would release nothing: it is an event of
     /// the keystroke kinds and every string it holds is inline or a constant (`isImmortal`).
     /// Read through its words, in place: taken as a value it would be copied.
