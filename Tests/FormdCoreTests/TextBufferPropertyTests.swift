@@ -87,13 +87,7 @@ final class TextBufferPropertyTests: XCTestCase {
             guard let change = known.replaceKnownCharacters(lo, hi, with: s) else { continue }
             taken += 1
             let context = "seed \(seed) round \(round): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
-            let expected = walked.replaceWalkingClusters(lo, hi, with: s)
-            XCTAssertEqual(change, expected, context)
-            XCTAssertEqual(Array(change.removed.utf8), Array(expected.removed.utf8), context)
-            XCTAssertEqual(Array(change.inserted.utf8), Array(expected.inserted.utf8), context)
-            XCTAssertEqual(known, walked, context)
-            XCTAssertEqual(Array(known.text.utf8), Array(walked.text.utf8), context)
-            XCTAssertEqual(known.length, known.text.count, context)
+            assertAgreesWithTheGeneralPath(change, known, walked: &walked, lo, hi, s, context)
         }
         XCTAssertGreaterThanOrEqual(taken, takenAtLeast, "seed \(seed)")
     }
@@ -124,13 +118,7 @@ final class TextBufferPropertyTests: XCTestCase {
                 guard let change = shape == 2 ? atEnd.replaceWhole(lo, hi, with: s) : atEnd.replaceAtEnd(lo, hi, with: s) else { continue }
                 taken += 1
                 let context = "set \(k) round \(round): \(old.debugDescription) [\(lo.offset), \(hi.offset)) <- \(s.debugDescription)"
-                let expected = walked.replaceWalkingClusters(lo, hi, with: s)
-                XCTAssertEqual(change, expected, context)
-                XCTAssertEqual(Array(change.removed.utf8), Array(expected.removed.utf8), context)
-                XCTAssertEqual(Array(change.inserted.utf8), Array(expected.inserted.utf8), context)
-                XCTAssertEqual(atEnd, walked, context)
-                XCTAssertEqual(Array(atEnd.text.utf8), Array(walked.text.utf8), context)
-                XCTAssertEqual(atEnd.length, atEnd.text.count, context)
+                assertAgreesWithTheGeneralPath(change, atEnd, walked: &walked, lo, hi, s, context)
             }
             XCTAssertGreaterThanOrEqual(taken, set.takenAtLeast, "set \(k)")
         }
@@ -148,11 +136,7 @@ final class TextBufferPropertyTests: XCTestCase {
             guard let change = known.replaceKnownCharacters(lo, hi, with: s) else { continue }
             taken += 1
             let context = "round \(round): \(old.debugDescription) <- \(s.debugDescription)"
-            let expected = walked.replaceWalkingClusters(lo, hi, with: s)
-            XCTAssertEqual(change, expected, context)
-            XCTAssertEqual(Array(change.removed.utf8), Array(expected.removed.utf8), context)
-            XCTAssertEqual(Array(change.inserted.utf8), Array(expected.inserted.utf8), context)
-            XCTAssertEqual(known, walked, context)
+            assertAgreesWithTheGeneralPath(change, known, walked: &walked, lo, hi, s, context)
         }
         XCTAssertGreaterThanOrEqual(taken, 1_000)
     }
@@ -221,5 +205,20 @@ final class TextBufferPropertyTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// A fast path's change and buffer against the general path's, `walked` replaced by
+    /// `replaceWalkingClusters`: the same change, its texts byte for byte, and the same
+    /// buffer, its text byte for byte and counted right.
+    func assertAgreesWithTheGeneralPath(_ change: CharacterChange, _ buffer: TextBuffer, walked: inout TextBuffer,
+                                        _ lo: Cursor, _ hi: Cursor, _ s: String, _ context: String,
+                                        file: StaticString = #filePath, line: UInt = #line) {
+        let expected = walked.replaceWalkingClusters(lo, hi, with: s)
+        XCTAssertEqual(change, expected, context, file: file, line: line)
+        XCTAssertEqual(Array(change.removed.utf8), Array(expected.removed.utf8), context, file: file, line: line)
+        XCTAssertEqual(Array(change.inserted.utf8), Array(expected.inserted.utf8), context, file: file, line: line)
+        XCTAssertEqual(buffer, walked, context, file: file, line: line)
+        XCTAssertEqual(Array(buffer.text.utf8), Array(walked.text.utf8), context, file: file, line: line)
+        XCTAssertEqual(buffer.length, buffer.text.count, context, file: file, line: line)
     }
 }
