@@ -74,16 +74,26 @@ public struct FormEngine: Equatable, Sendable {
     public mutating func perform(_ command: FormCommand, on formName: String = FormEngine.defaultForm,
                                  encoding: PositionEncoding = .character,
                                  events: inout [EventRecord]) throws(FormError) -> CommandResult {
+        let lent = formIndex(formName)
+        if let f = lent, !command.rebuildsFields {
+            // Every keystroke: no field count to admit, no text to recount, the form reached
+            // once, in place.
+            let result = try Self.performEdit(command, on: &storage[f], log: &undoLog, heldText: heldText,
+                                              encoding: encoding, events: &events)
+            settleTallies(of: f)
+            trimHistory()
+            compactHistory()
+            return result
+        }
         let result: CommandResult
         do {
             // The form holds the log while the command is admitted and carried out.
-            let lent = formIndex(formName)
             if let f = lent { swap(&undoLog, &storage[f].undoLog) }
             defer { if let f = lent { swap(&undoLog, &storage[f].undoLog) } }
             try admitFields(command, on: formName)
-            try admitText(command, on: formName)
-            let untouched = textUntouched(command, on: formName)
-            result = try performAdmitted(command, on: formName, encoding: encoding, events: &events)
+            try admitText(command, form: lent)
+            let untouched = textUntouched(command, form: lent)
+            result = try performAdmitted(command, on: formName, form: lent, encoding: encoding, events: &events)
             if let untouched { countTouchedText(command, on: formName, untouched: untouched) }
         }
         trimHistory()
@@ -91,9 +101,21 @@ public struct FormEngine: Equatable, Sendable {
         return result
     }
 
-    private mutating func performAdmitted(_ command: FormCommand, on formName: String, encoding: PositionEncoding,
-                                          events: inout [EventRecord]) throws(FormError) -> CommandResult {
-        guard let i = formIndex(formName) else {
+    /// A command that builds, drops and re-resolves no field, admitted and carried out on
+    /// `form`, which holds `log` meanwhile; `heldText` is the text all forms hold.
+    @inline(__always)
+    private static func performEdit(_ command: FormCommand, on form: inout Form, log: inout UndoLog, heldText: Int,
+                                    encoding: PositionEncoding, events: inout [EventRecord]) throws(FormError) -> CommandResult {
+        swap(&log, &form.undoLog)
+        defer { swap(&log, &form.undoLog) }
+        try form.limits.admitText(command, heldText: heldText) { form.textGrowth(command) }
+        return try form.perform(command, encoding: encoding, events: &events)
+    }
+
+    /// `command` admitted, on form `lent` (`formName`'s position, nil while it does not exist).
+    private mutating func performAdmitted(_ command: FormCommand, on formName: String, form lent: Int?,
+                                          encoding: PositionEncoding, events: inout [EventRecord]) throws(FormError) -> CommandResult {
+        guard let i = lent else {
             guard command.createsForm else { throw .unknownForm(formName) }
             try limits.checkNewForm(existing: storage.count, name: formName)
             // A new form joins the engine only once its definition has succeeded.

@@ -30,33 +30,45 @@ extension FormEngine {
     /// `heldText`, for tests and the fuzzer to hold against `heldTextBytes`.
     public var countedTextBytes: Int { heldText }
 
-    /// Throws `limitExceeded` when the most text `command` can add would not fit. Near the
-    /// budget the growth is made exact: a command that replaces text by as much or less is
-    /// never refused.
-    mutating func admitText(_ command: FormCommand, on formName: String) throws(FormError) {
-        var growth = textGrowth(command, on: formName, exact: false)
-        if growth == 0 || heldText + growth <= limits.maxTotalText { return }
-        growth = textGrowth(command, on: formName, exact: true)
-        if heldText + growth <= limits.maxTotalText { return }
-        throw .limitExceeded(limit: "maxTotalText", message: "limit maxTotalText exceeded: this command would add \(growth) bytes of text, more than the forms have room for (at most \(limits.maxTotalText) in all; raise it with --max-total-text)")
+    /// Throws `limitExceeded` when the most text `command` can add to form `f` (nil while it
+    /// does not exist) would not fit.
+    mutating func admitText(_ command: FormCommand, form f: Int?) throws(FormError) {
+        try limits.admitText(command, heldText: heldText) { f.map { storage[$0].textGrowth(command) } ?? 0 }
     }
+}
 
-    /// With `exact: false` an upper bound read from the command alone where possible.
-    private mutating func textGrowth(_ command: FormCommand, on formName: String, exact: Bool) -> Int {
-        if command.addsNoText { return 0 }
-        switch command {
+extension EngineLimits {
+    /// Throws `limitExceeded` when the most text `command` can add would not fit beside the
+    /// `heldText` bytes held. Near the budget the growth is made exact: a command that
+    /// replaces text by as much or less is never refused. `formGrowth` is the exact growth
+    /// on the form as it is (0 for one that does not exist: the command fails on it), asked
+    /// only when the command alone does not tell.
+    @inline(__always)
+    func admitText(_ command: FormCommand, heldText: Int, formGrowth: () -> Int) throws(FormError) {
+        var growth = command.textGrowth(exact: false) ?? formGrowth()
+        if growth == 0 || heldText + growth <= maxTotalText { return }
+        growth = command.textGrowth(exact: true) ?? formGrowth()
+        if heldText + growth <= maxTotalText { return }
+        throw .limitExceeded(limit: "maxTotalText", message: "limit maxTotalText exceeded: this command would add \(growth) bytes of text, more than the forms have room for (at most \(maxTotalText) in all; raise it with --max-total-text)")
+    }
+}
+
+extension FormCommand {
+    /// The most text the command can add, read from the command alone, or nil when that
+    /// depends on the form (`Form.textGrowth`). With `exact: false` an upper bound where
+    /// the command alone gives one.
+    @inline(__always)
+    func textGrowth(exact: Bool) -> Int? {
+        if addsNoText { return 0 }
+        switch self {
         case .setText(_, let text), .insertText(_, let text), .editAction(_, .paste, let text?):
-            if !exact { return text.utf8.count }
+            return exact ? nil : text.utf8.count
         case .defineForm(let specs, let presets):
             let library = PresetLibrary.builtIn.adding(presets)
             return specs.reduce(0) { $0 + library.textBound(of: $1) }
         default:
-            break
+            return nil
         }
-        // The rest depend on the form as it is; one that does not resolve adds nothing
-        // (the command fails on it).
-        guard let i = formIndex(formName) else { return 0 }
-        return storage[i].textGrowth(command)
     }
 }
 
@@ -64,24 +76,26 @@ extension FormEngine {
     /// For a command that builds, drops or re-resolves fields, the text held outside the
     /// fields it touches, counted before it runs (`countTouchedText` adds them back after
     /// it); nil for a command that only edits texts (`settleTallies` adds what it tallied).
-    mutating func textUntouched(_ command: FormCommand, on formName: String) -> Int? {
-        touchedText(command, on: formName).map { heldText - $0 }
+    mutating func textUntouched(_ command: FormCommand, form f: Int?) -> Int? {
+        touchedText(command, form: f).map { heldText - $0 }
     }
 
     /// The text held now: what lay outside the fields `command` touched, and those fields.
     mutating func countTouchedText(_ command: FormCommand, on formName: String, untouched: Int) {
-        heldText = untouched + (touchedText(command, on: formName) ?? 0)
-        if let f = formIndex(formName) { storage[f].textTally = TextTally() }
+        let f = formIndex(formName)
+        heldText = untouched + (touchedText(command, form: f) ?? 0)
+        if let f { storage[f].textTally = TextTally() }
     }
 
     /// The bytes of text held by the fields `command` builds, drops or re-resolves: the
     /// whole form for `defineForm` and `reset`, else the one field it names (none if it
-    /// does not exist); nil for any other command.
-    private mutating func touchedText(_ command: FormCommand, on formName: String) -> Int? {
+    /// does not exist); nil for any other command. `f` is the form's position, nil while it
+    /// does not exist.
+    mutating func touchedText(_ command: FormCommand, form f: Int?) -> Int? {
         let id: String
         switch command {
         case .defineForm, .reset:
-            guard let f = formIndex(formName) else { return 0 }
+            guard let f else { return 0 }
             return storage[f].heldTextBytes
         case .addField(let spec, _):
             id = spec.id
@@ -91,7 +105,7 @@ extension FormEngine {
         default:
             return nil
         }
-        guard let f = formIndex(formName), let i = try? storage[f].index(of: id) else { return 0 }
+        guard let f, let i = try? storage[f].index(of: id) else { return 0 }
         return storage[f].fields[i].heldTextBytes
     }
 }
@@ -166,6 +180,19 @@ extension Form {
 }
 
 extension FormCommand {
+    /// Whether the command builds, drops or re-resolves fields: only such a command has fields
+    /// to admit (`admitFields`) and text held to recount (`touchedText`). Every case is listed:
+    /// a new command must say.
+    var rebuildsFields: Bool {
+        switch self {
+        case .defineForm, .addField, .removeField, .configureField, .setEnabled, .setSecure, .setRevealed, .reset:
+            true
+        case .setText, .insertText, .delete, .select, .moveCaret, .editAction, .undo, .redo, .pressReturn,
+             .demandFocus, .focusNext, .focusPrevious, .getState, .validate, .submit:
+            false
+        }
+    }
+
     /// Whether the command adds no text whatever the form holds (`Form.textGrowth` is 0
     /// for it), so admitting it needs no look at the form. Every case is listed: a new
     /// command must say.

@@ -109,6 +109,29 @@ final class TextLedgerTests: XCTestCase {
         XCTAssertEqual(quiet, commands.count - 5, "setText, undo, redo, reset and a paste with text may add text")
     }
 
+    /// The engine carries out a command that rebuilds no field (`rebuildsFields`) without
+    /// admitting a field count or recounting text: such a command has no fields whose text
+    /// is recounted (`touchedText` is nil), and every command that has is one that rebuilds.
+    func testOnlyCommandsThatRebuildFieldsHaveTextToRecount() throws {
+        var engine = FormEngine()
+        _ = try engine.perform(.defineForm(fields: [field("a") { $0.text = "start" }, field("b")], presets: [:]))
+        var commands: [FormCommand] = [
+            .defineForm(fields: [field("c")], presets: [:]), .addField(field("c"), after: "a"), .removeField("a"),
+            .configureField("a", options: options { $0.label = "l" }, configuration: nil), .setEnabled(field: "a", false),
+            .setSecure(field: "a", true), .setRevealed(field: "a", true), .reset,
+            .setText(field: "a", text: "x"), .insertText(field: "a", text: "x"), .insertText(field: nil, text: "x"),
+            .delete(field: "a"), .select(field: "a", start: 0, end: 1), .undo(field: "a"), .redo(field: "a"),
+            .pressReturn(field: "a"), .demandFocus(field: "b", demand: .become), .focusNext, .focusPrevious,
+            .getState(includeSecrets: false), .validate, .submit(includeSecrets: false),
+        ]
+        commands += CaretTarget.allCases.map { .moveCaret(field: "a", to: $0, extend: false) }
+        commands += EditAction.allCases.map { .editAction(field: "a", action: $0, text: "t") }
+        for command in commands {
+            XCTAssertEqual(engine.touchedText(command, form: 0) != nil, command.rebuildsFields, "\(command)")
+        }
+        XCTAssertEqual(commands.filter(\.rebuildsFields).count, 8)
+    }
+
     /// Near the budget an edit that does not lengthen the text is still carried out, and
     /// one that would pass the budget by a byte is refused, changing nothing.
     func testTheBudgetActsOnTheExactCount() throws {
