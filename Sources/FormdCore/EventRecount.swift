@@ -4,7 +4,8 @@
 /// from the form as the command left it, so the cost is that of the fields the events are
 /// about, never that of the whole form. Exact because of how the engine reports:
 /// - a masked field counts over its display, whole bullets: its positions scale;
-/// - `textChanged` carries its field's new text and, in `edit.removed`, what it removed;
+/// - `textChanged` carries its field's new text (a daemon that recounts keeps texts in
+///   events: `FormEngine.setEventTexts`) and, in `edit.removed`, what it removed;
 /// - snapshots (`formDefined`, `formReset`, `fieldAdded`) carry their unmasked fields' texts;
 /// - `selectionChanged`, and `fieldChanged` when masking was switched, are emitted with
 ///   their field as the command leaves it; whether switching masking moved the selection

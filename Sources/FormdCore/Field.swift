@@ -135,12 +135,13 @@ public struct Field: Equatable, Sendable {
         return (change, revalidate())
     }
 
-    /// The `textChanged` event of `change`, positions counted in `encoding`. Mutating
-    /// only so that it runs on the field in place: read through the form's array, each
-    /// call on the buffer would copy it first.
-    mutating func textChanged(_ change: consuming CharacterChange, _ encoding: PositionEncoding) -> FormEvent {
+    /// The `textChanged` event of `change`, positions counted in `encoding`, with the
+    /// field's text if `withText` and it is not masked. Mutating only so that it runs on
+    /// the field in place: read through the form's array, each call on the buffer would
+    /// copy it first.
+    mutating func textChanged(_ change: consuming CharacterChange, _ encoding: PositionEncoding, withText: Bool) -> FormEvent {
         let masked = attributes.masksText
-        return .textChanged(field: id, text: masked ? nil : buffer.text, length: buffer.length,
+        return .textChanged(field: id, text: masked || !withText ? nil : buffer.text, length: buffer.length,
                             edit: buffer.edit(consume change, encoding, masked: masked),
                             selection: buffer.selection(encoding, masked: masked))
     }

@@ -20,6 +20,9 @@ public struct Form: Equatable, Sendable {
     /// How the client that sent the current command counts positions; set for the
     /// duration of each command (outside one, and in `snapshot`, it is `character`).
     var encoding = PositionEncoding.character
+    /// Whether this form's `textChanged` events carry their field's text: the engine's
+    /// (`FormEngine.setEventTexts`).
+    var eventTexts = true
     /// Events emitted by the command being carried out; drained by the engine.
     var outbox: [EventRecord] = []
     /// The engine's undo log, lent to the form while a command is carried out (empty

@@ -17,9 +17,28 @@ extension FormEngine {
     }
 
     /// Recounts events of a command on form `formName`, emitted in `from`, for `to`: call
-    /// it right after the command, with the engine as the command left it.
+    /// it right after the command, with the engine as the command left it. The command's
+    /// `textChanged` events must carry their texts (`setEventTexts`).
     public func recount(on formName: String, from: PositionEncoding, to: PositionEncoding, basis: RecountBasis) -> EventRecount {
         EventRecount(form: form(formName), basis: basis, from: from, to: to)
+    }
+
+    /// Whether the `textChanged` events of the commands from now on carry their field's
+    /// text (a masked field's never do); on until a server that knows nothing will read it
+    /// turns it off. Without it, an event does not share its text's storage with the field,
+    /// so the next edit splices the text in place instead of copying it. A server sets it
+    /// before each command, from that command's readers: inlined, an unchanged setting
+    /// costs a compare.
+    @inlinable
+    public mutating func setEventTexts(_ on: Bool) {
+        if on != eventTexts { changeEventTexts(on) }
+    }
+
+    /// `setEventTexts`, changed: every form takes it.
+    @usableFromInline
+    mutating func changeEventTexts(_ on: Bool) {
+        eventTexts = on
+        for i in storage.indices { storage[i].eventTexts = on }
     }
 }
 

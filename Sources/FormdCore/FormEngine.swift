@@ -21,6 +21,9 @@ public struct FormEngine: Equatable, Sendable {
     /// The undo and redo steps of every field (`UndoLog.swift`, `HistoryBudget.swift`); lent
     /// to the form a command goes to while it is carried out.
     var undoLog: UndoLog
+    /// Whether `textChanged` events carry their field's text; each form holds it too, a
+    /// new form from its engine (`setEventTexts`).
+    @usableFromInline var eventTexts = true
 
     public static func == (a: FormEngine, b: FormEngine) -> Bool {
         a.storage == b.storage && a.limits == b.limits && a.undoLog == b.undoLog
@@ -120,6 +123,7 @@ public struct FormEngine: Equatable, Sendable {
             try limits.checkNewForm(existing: storage.count, name: formName)
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
+            form.eventTexts = eventTexts
             swap(&undoLog, &form.undoLog)
             let result: CommandResult
             do {

@@ -13,8 +13,9 @@ public enum FormEvent: Equatable, Sendable {
     case fieldRemoved(field: String)
     indirect case fieldChanged(field: String, changes: FieldChanges)
     /// `text` is the whole new text, nil while the field is masked (the display is then
-    /// one bullet per character); `edit` says what changed, for clients that sync
-    /// incrementally; `selection` is the caret or selection after the change.
+    /// one bullet per character) or while nothing would read it (`FormEngine.setEventTexts`);
+    /// `edit` says what changed, for clients that sync incrementally; `selection` is the
+    /// caret or selection after the change.
     case textChanged(field: String, text: String?, length: Int, edit: TextEdit, selection: TextRange)
     /// The caret or selection moved without a text change.
     case selectionChanged(field: String, selection: TextRange)

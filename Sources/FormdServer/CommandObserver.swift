@@ -10,4 +10,12 @@ public protocol CommandObserver: AnyObject, Sendable {
     /// Output is about to be written: make everything seen so far as durable as
     /// configured. False when that failed; the server then stops without writing it.
     func commit(engine: FormEngine) -> Bool
+    /// Whether it reads the text a `textChanged` carries (the engine leaves it out when
+    /// nothing does: `FormEngine.setEventTexts`).
+    var readsEventTexts: Bool { get }
+}
+
+extension CommandObserver {
+    /// An observer that does not say is taken to read texts.
+    public var readsEventTexts: Bool { true }
 }

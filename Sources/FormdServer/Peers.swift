@@ -11,13 +11,23 @@ struct Peers: EventPeers {
     let maxClientBuffer: Int
     let now: Double
 
+    /// The other open connections that may receive events of `form`.
+    private func receivers(of form: String) -> LazyFilterSequence<[Connection]> {
+        all.lazy.filter { [asker] c in
+            guard c !== asker && c.phase == .open && !c.closed else { return false }
+            if case .nothing = c.client.subscription.reach(form) { return false }
+            return true
+        }
+    }
+
     func encodings(receiving form: String) -> EncodingSet {
         var set = EncodingSet()
-        for c in all where c !== asker && c.phase == .open && !c.closed {
-            if case .nothing = c.client.subscription.reach(form) { continue }
-            set.insert(EncodingSet(c.client.positionEncoding))
-        }
+        for c in receivers(of: form) { set.insert(EncodingSet(c.client.positionEncoding)) }
         return set
+    }
+
+    func readTexts(of form: String) -> Bool {
+        receivers(of: form).contains { $0.client.textSync == .full }
     }
 
     mutating func deliver(_ events: ArraySlice<EventRecord>, encoding: PositionEncoding) {

@@ -286,6 +286,9 @@ public final class StateStore: @unchecked Sendable {
 
     // MARK: Journaling
 
+    /// The journal saves the fields an event names from the engine, never an event's text.
+    public var readsEventTexts: Bool { false }
+
     /// Queues the record of one command's changes (written at once with `--fsync always`).
     public func commandChanged(form name: String, events: [EventRecord], engine: FormEngine) {
         guard failure == nil, let form = engine.form(name) else { return }
