@@ -259,6 +259,7 @@ public struct Daemon: Sendable {
             // needs from before the command costs one field (never a copy of the engine).
             let otherEncodings = peers.encodings(receiving: name).subtracting(EncodingSet(encoding))
             let basis = otherEncodings.isEmpty ? nil : engine.recountBasis(for: command, on: name)
+            engine.setEventTexts(peers.textsRead(sender: client, on: name, recounting: otherEncodings, observer: observer))
             let start = sink.records.count
             // Only a submit or a reset has large output to place: asked for every command,
             // the call alone (the command copied into it) costs about 60 instructions.
