@@ -357,7 +357,9 @@ struct UndoLog: Equatable, Sendable {
     }
 
     /// Lets the oldest step of `h`'s undo stack (past `limit` steps) die, and moves the
-    /// stack's start to the step above it.
+    /// stack's start to the step above it, whose record is fetched now: the field's next
+    /// step retires it, and that is usually too soon after its lookup's prefetch
+    /// (`prefetchRecords`) for a record made so long ago.
     private mutating func retireOldestStep(_ h: inout EditHistory) {
         var n = h.bottom
         while true {
@@ -368,6 +370,7 @@ struct UndoLog: Equatable, Sendable {
             if !upJoins { break }
         }
         h.bottom = n
+        if n >= base && n - base < count { CacheLines.prefetch(UnsafeRawPointer(at(n - base)), count: MemoryLayout<Record>.size) }
     }
 
     /// Takes the last step off `h`'s undo stack onto its redo stack; `text` is the field's
