@@ -39,27 +39,32 @@ struct UndoLog: Equatable, Sendable {
     /// room the text's buffer keeps (half what lives, 4 bytes a record).
     static let recordOverhead = 128
 
-    /// One record: a plain value, its text in the log's storage.
+    /// One record: a plain value, its text in the log's storage. What retiring it and
+    /// putting a record above it read and write comes first, in its first `hotBytes`
+    /// (one cache line for seven records in eight: `prefetchRecords`).
     struct Record: Sendable {
-        /// Where its text's slot begins in the storage's `UndoTextArena`.
-        var textAt: Int
-        /// Its number minus that of the next record of its field's stack (older on the undo
-        /// stack, newer on the redo stack); a number below the log's oldest is none.
-        var linkBack: Int32
         /// Its number minus that of the record put on its field's undo stack right above
         /// it: read only from the stack's oldest step up, where it is always the one above.
         var upBack: Int32
-        var startUTF8: Int32
         var removedUTF8: Int32
         var insertedUTF8: Int32
-        var anchorBeforeUTF8: Int32
-        var headBeforeUTF8: Int32
         private var flags: UInt8
         /// Whether the record above joins this one (its `joinsPrevious`), kept here so
         /// that retiring a stack's oldest step reads one record, not the one above too; a
         /// byte of its own, so that setting it is a store, not a load of a record made long
         /// ago.
         private(set) var upJoins = false
+        /// Where its text's slot begins in the storage's `UndoTextArena`.
+        var textAt: Int
+        /// Its number minus that of the next record of its field's stack (older on the undo
+        /// stack, newer on the redo stack); a number below the log's oldest is none.
+        var linkBack: Int32
+        var startUTF8: Int32
+        var anchorBeforeUTF8: Int32
+        var headBeforeUTF8: Int32
+
+        /// The bytes from its start that hold `upBack`, its lengths, its flags and `upJoins`.
+        static let hotBytes = 16
 
         private static let joinsFlag: UInt8 = 4, deadFlag: UInt8 = 8
         private static let undoneFlag: UInt8 = 16, secretFlag: UInt8 = 32
@@ -346,15 +351,18 @@ struct UndoLog: Equatable, Sendable {
     /// Fetches the records an edit of the field whose history is `h` writes, ahead of it:
     /// its newest (a new record is put above it, `Record.setUp`) and, once it keeps
     /// `limit` steps, its oldest step's (which the edit retires, `retireOldestStep`). Made
-    /// long ago, they are rarely still in the cache.
+    /// long ago, they are rarely still in the cache. Only their `Record.hotBytes` are
+    /// fetched: the rest is read by undo and redo alone.
     @inline(__always)
     func prefetchRecords(of h: EditHistory) {
-        if h.undoTop >= base && h.undoTop - base < count {
-            CacheLines.prefetch(UnsafeRawPointer(at(h.undoTop - base)), count: MemoryLayout<Record>.size)
-        }
+        if h.undoTop >= base && h.undoTop - base < count { prefetchRecord(h.undoTop - base) }
         guard h.count >= Int32(clamping: limit), h.bottom >= base, h.bottom - base < count else { return }
-        CacheLines.prefetch(UnsafeRawPointer(at(h.bottom - base)), count: MemoryLayout<Record>.size)
+        prefetchRecord(h.bottom - base)
     }
+
+    /// Asks for the `Record.hotBytes` of record `i` (an index).
+    @inline(__always)
+    private func prefetchRecord(_ i: Int) { CacheLines.prefetch(UnsafeRawPointer(at(i)), count: Record.hotBytes) }
 
     /// Lets the oldest step of `h`'s undo stack (past `limit` steps) die, and moves the
     /// stack's start to the step above it, whose record is fetched now: the field's next
@@ -370,7 +378,7 @@ struct UndoLog: Equatable, Sendable {
             if !upJoins { break }
         }
         h.bottom = n
-        if n >= base && n - base < count { CacheLines.prefetch(UnsafeRawPointer(at(n - base)), count: MemoryLayout<Record>.size) }
+        if n >= base && n - base < count { prefetchRecord(n - base) }
     }
 
     /// Takes the last step off `h`'s undo stack onto its redo stack; `text` is the field's

@@ -91,6 +91,21 @@ final class UndoLogStorageTests: XCTestCase {
         XCTAssertEqual(MemoryLayout<UndoLog.Record>.stride, 40)
     }
 
+    /// What retiring a record and putting one above it touch lies in its first
+    /// `hotBytes`, the only bytes the log fetches ahead of them; the rest comes after
+    /// (the flags byte, private, lies between the lengths and `upJoins`).
+    func testWhatRetiringAndPushingTouchLiesInARecordsHotBytes() {
+        let hot = UndoLog.Record.hotBytes
+        for (name, field) in [("upBack", \UndoLog.Record.upBack), ("removedUTF8", \.removedUTF8), ("insertedUTF8", \.insertedUTF8)] as [(String, PartialKeyPath<UndoLog.Record>)] {
+            XCTAssertLessThanOrEqual(MemoryLayout<UndoLog.Record>.offset(of: field)! + 4, hot, name)
+        }
+        XCTAssertLessThan(MemoryLayout<UndoLog.Record>.offset(of: \.upJoins)!, hot)
+        for (name, field) in [("textAt", \UndoLog.Record.textAt), ("linkBack", \.linkBack), ("startUTF8", \.startUTF8),
+                              ("anchorBeforeUTF8", \.anchorBeforeUTF8), ("headBeforeUTF8", \.headBeforeUTF8)] as [(String, PartialKeyPath<UndoLog.Record>)] {
+            XCTAssertGreaterThanOrEqual(MemoryLayout<UndoLog.Record>.offset(of: field)!, hot, name)
+        }
+    }
+
     /// The text ring: a slot goes after the last one, at the buffer's start once the end
     /// has no room and the front has moved on, and nowhere while the held bytes wrap up
     /// to the front; the last slot grows where it lies only into free bytes.
