@@ -146,6 +146,7 @@ public struct Daemon: Sendable {
     /// none there, so a batch can move responses into one array. A large
     /// `getState` or `submit` answer may be streamed (nil) or refused instead
     /// (`ClientState.place`; a `submit`'s before it is carried out).
+    @inline(__always)
     private mutating func handle<Peers: EventPeers, Sink: EventSink>(_ envelope: Envelope, client: inout ClientState,
                                                                      into w: inout JSONWriter, peers: inout Peers,
                                                                      events sink: inout Sink, batchUsed: Int? = nil) -> Int? {
@@ -210,6 +211,7 @@ public struct Daemon: Sendable {
     /// `perform` on the call as decoded, its error returned as the answer. Switched on
     /// here, in a function that returns its error, the call is read in place, not copied
     /// (PERFORMANCE.md, "The stdio path").
+    @inline(__always)
     private mutating func answer<Peers: EventPeers, Sink: EventSink>(_ call: Result<Call, ProtocolError>, id: RequestID?, batchUsed: Int?,
                                                                      client: inout ClientState,
                                                                      into w: inout JSONWriter, peers: inout Peers,
@@ -226,6 +228,7 @@ public struct Daemon: Sendable {
 
     /// Runs a call; its events go to the observer, the peers and the sink. A `submit`'s or
     /// `reset`'s large output is placed (`placeLargeOutput`) before it is carried out.
+    @inline(__always)
     private mutating func perform<Peers: EventPeers, Sink: EventSink>(_ call: Call, id: RequestID?, batchUsed: Int?,
                                                                       client: inout ClientState,
                                                                       into w: inout JSONWriter, peers: inout Peers,
