@@ -49,11 +49,15 @@ public struct Subscription: Sendable {
     private var subscribed: Set<String> = []
     /// A `subscribe` without `forms` took over every form.
     private var subscribedAll = false
-    private var rules: [(subscribing: Bool, rule: SubscriptionRule)] = []
+    private var rules: [(subscribing: Bool, rule: SubscriptionRule)] = [] {
+        didSet { hasRules = !rules.isEmpty }
+    }
+    /// `rules` is not empty: asked on the hot path without touching the list.
+    @usableFromInline private(set) var hasRules = false
     /// The form named last and whether it is attached: most commands name the form of
-    /// the one before, so the hot path needs no set lookup.
-    private var lastForm: String? = nil
-    private var lastFormAttached = false
+    /// the one before, so the hot path needs no set lookup (and, inlined, no call).
+    @usableFromInline var lastForm: String? = nil
+    @usableFromInline var lastFormAttached = false
 
     public init() {}
 
@@ -65,8 +69,14 @@ public struct Subscription: Sendable {
     }
 
     /// The client named `form` in a request.
+    @inlinable @inline(__always)
     public mutating func attach(_ form: String) {
-        if form == lastForm { return }
+        if form != lastForm { attachOther(form) }
+    }
+
+    /// `attach` of a form other than the last named.
+    @usableFromInline
+    mutating func attachOther(_ form: String) {
         lastForm = form
         lastFormAttached = false
         if subscribedAll || subscribed.contains(form) {
@@ -107,11 +117,16 @@ public struct Subscription: Sendable {
         rules.append((subscribing, rule))
     }
 
+    @inlinable @inline(__always)
     public func reach(_ form: String) -> Reach {
-        if rules.isEmpty {
-            if form == lastForm { return lastFormAttached ? .everything : .nothing }
-            return attached.contains(form) ? .everything : .nothing
-        }
+        if form == lastForm && !hasRules { return lastFormAttached ? .everything : .nothing }
+        return reachOther(form)
+    }
+
+    /// `reach` of a form other than the last named, or under rules.
+    @usableFromInline
+    func reachOther(_ form: String) -> Reach {
+        if rules.isEmpty { return attached.contains(form) ? .everything : .nothing }
         return .some
     }
 
