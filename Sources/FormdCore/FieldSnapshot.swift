@@ -30,26 +30,34 @@ public struct FieldSnapshot: Sendable {
     /// field borrowed out of an array is copied whole first). An empty text, as every field
     /// of a form defined without texts has, is reported without walking it.
     init(inPlace field: inout Field, isFirstResponder: Bool, includeSecrets: Bool, encoding: PositionEncoding) {
-        id = field.id
-        settings = field.sharedConfiguration
         let masked = field.attributes.masksText
-        text = includeSecrets || !masked ? field.text : nil
-        length = field.length
-        if length == 0 {
-            display = ""
-            selection = TextRange(start: 0, end: 0)
-            dirty = !field.initialText.isEmpty
-        } else {
-            display = field.display
-            selection = field.buffer.selection(encoding, masked: masked)
-            dirty = field.isDirty
-        }
+        let length = field.length
+        let empty = length == 0
+        self.init(id: field.id, settings: field.sharedConfiguration, text: includeSecrets || !masked ? field.text : nil,
+                  display: empty ? "" : field.display, length: length,
+                  selection: empty ? TextRange(start: 0, end: 0) : field.buffer.selection(encoding, masked: masked),
+                  isFirstResponder: isFirstResponder, demand: field.demand, validity: field.validity,
+                  dirty: empty ? !field.initialText.isEmpty : field.isDirty, visited: field.visited, touched: field.touched,
+                  restoredWithoutSecret: field.restoredWithoutSecret)
+    }
+
+    /// Every member given.
+    private init(id: String, settings: FieldConfiguration, text: String?, display: String, length: Int, selection: TextRange,
+                 isFirstResponder: Bool, demand: Demand?, validity: Validity, dirty: Bool, visited: Bool, touched: Bool,
+                 restoredWithoutSecret: Bool) {
+        self.id = id
+        self.settings = settings
+        self.text = text
+        self.display = display
+        self.length = length
+        self.selection = selection
         self.isFirstResponder = isFirstResponder
-        demand = field.demand
-        validity = field.validity
-        visited = field.visited
-        touched = field.touched
-        restoredWithoutSecret = field.restoredWithoutSecret
+        self.demand = demand
+        self.validity = validity
+        self.dirty = dirty
+        self.visited = visited
+        self.touched = touched
+        self.restoredWithoutSecret = restoredWithoutSecret
     }
 
     /// The preset names the field's spec lists.

@@ -65,7 +65,15 @@ extension FormCommand {
             return exact ? nil : text.utf8.count
         case .defineForm(let specs, let presets):
             let library = PresetLibrary.builtIn.adding(presets)
-            return specs.reduce(0) { $0 + library.textBound(of: $1) }
+            // Each spec read where it lies through a pointer, never written through (read out of
+            // the array or a buffer pointer, each was copied, and the copy released).
+            return specs.withUnsafeBufferPointer { specs in
+                guard let base = specs.baseAddress else { return 0 }
+                let spec = UnsafeMutablePointer(mutating: base)
+                var bound = 0
+                for i in specs.indices { bound += library.textBound(of: &spec[i]) }
+                return bound
+            }
         default:
             return nil
         }
@@ -120,8 +128,11 @@ struct TextTally: Equatable, Sendable {
 
 extension Field {
     /// UTF-8 bytes of text this field holds: its text, its initial text and the strings
-    /// that describe it.
-    var heldTextBytes: Int { text.utf8.count + initialText.utf8.count + describingTextBytes }
+    /// that describe it. A mutating getter (it changes nothing) so that it reads the field
+    /// where it lies.
+    var heldTextBytes: Int {
+        mutating get { text.utf8.count + initialText.utf8.count + describingTextBytes }
+    }
 }
 
 extension Form {
@@ -134,9 +145,17 @@ extension Form {
         return result
     }
 
-    /// UTF-8 bytes of text this form holds: every field's `heldTextBytes`.
+    /// UTF-8 bytes of text this form holds: every field's `heldTextBytes`, each read where it
+    /// lies through a pointer, never written through (read out of the array or a buffer
+    /// pointer, each field was copied whole, and the copy released).
     var heldTextBytes: Int {
-        fields.reduce(0) { $0 + $1.heldTextBytes }
+        fields.withUnsafeBufferPointer { fields in
+            guard let base = fields.baseAddress else { return 0 }
+            let field = UnsafeMutablePointer(mutating: base)
+            var bytes = 0
+            for i in fields.indices { bytes += field[i].heldTextBytes }
+            return bytes
+        }
     }
 
     /// The most text `command` can add to this form. Mutating (it changes nothing) so that
@@ -152,7 +171,8 @@ extension Form {
             let b = fields[i].buffer
             return max(0, text.utf8.count - (b.utf8Offset(b.upper.index) - b.utf8Offset(b.lower.index)))
         case .addField(let spec, _):
-            return presets.textBound(of: spec)
+            var spec = spec
+            return presets.textBound(of: &spec)
         case .configureField(let id, let options, let configuration):
             guard let i = try? index(of: id) else { return 0 }
             var spec = fields[i].spec
@@ -212,8 +232,9 @@ extension FormCommand {
 extension PresetLibrary {
     /// At least the bytes a field built from `spec` holds: twice its initial text (its own,
     /// or the longest among its presets': the text and the initial text), its id, and the
-    /// describing strings it gives itself and those of every preset it lists.
-    func textBound(of spec: FieldSpec) -> Int {
+    /// describing strings it gives itself and those of every preset it lists. `inout` only
+    /// so that the spec is read where it lies (never written).
+    func textBound(of spec: inout FieldSpec) -> Int {
         var presetText = 0, describing = spec.id.utf8.count + spec.options.describingTextBytes
         for name in spec.configuration {
             guard let preset = presets[name] else { continue }

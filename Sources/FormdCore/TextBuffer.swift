@@ -19,7 +19,9 @@ public struct TextBuffer: Equatable, Sendable {
     /// A new text with the caret at its end.
     public init(_ text: String) {
         self.text = text
-        length = text.count
+        // `count` goes through the standard library's character counting even for "", the
+        // text of every field of a form defined without texts.
+        length = text.isEmpty ? 0 : text.count
         anchor = Cursor(text.endIndex, length)
         head = anchor
     }
