@@ -41,7 +41,8 @@ public struct Form: Equatable, Sendable {
     /// The index of field `id`, or the protocol's unknown-field error. The field found is
     /// fetched whole as its id is read: the command goes on to read the rest of it.
     /// (The ids are read through a buffer pointer: a closure capturing the form itself
-    /// would copy it wherever the lookup is not wholly inlined.)
+    /// would copy it wherever the lookup is not wholly inlined.) Inlined in `lookUp`.
+    @inline(__always)
     public func index(of id: String) throws(FormError) -> Int {
         let found = fields.withUnsafeBufferPointer { fields in
             indexByID.position(of: id, idAt: { p in
@@ -68,9 +69,15 @@ public struct Form: Equatable, Sendable {
         fields.withUnsafeBufferPointer { CacheLines.prefetch(UnsafeRawPointer($0.baseAddress! + p), count: MemoryLayout<Field>.size) }
     }
 
-    /// `id`, or the first responder when `id` is nil.
-    func target(_ id: String?) throws(FormError) -> Int {
-        if let id { return try index(of: id) }
+    /// `index(of:)` run on the form where it lies, for the engine's own lookups: mutating
+    /// (it changes nothing) because a non-mutating method called from a mutating one (a
+    /// command carried out) is handed a copy of the whole form.
+    mutating func lookUp(_ id: String) throws(FormError) -> Int { try index(of: id) }
+
+    /// `id`, or the first responder when `id` is nil. Mutating (it changes nothing) as
+    /// `lookUp` is.
+    mutating func target(_ id: String?) throws(FormError) -> Int {
+        if let id { return try lookUp(id) }
         guard let r = responder else {
             throw .invalidParams("no field given and form \(quoted(name)) has no first responder; pass \"field\"")
         }

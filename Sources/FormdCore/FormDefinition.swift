@@ -39,10 +39,10 @@ extension Form {
 
     /// Adds a field after `after` (or at the end).
     mutating func add(_ spec: FieldSpec, after: String?) throws(FormError) {
-        if (try? index(of: spec.id)) != nil {
+        if (try? lookUp(spec.id)) != nil {
             throw .invalidParams("field \(quoted(spec.id)) already exists in form \(quoted(name))")
         }
-        let at = try after.map { id throws(FormError) in try index(of: id) + 1 } ?? fields.count
+        let at = try after.map { id throws(FormError) in try lookUp(id) + 1 } ?? fields.count
         try limits.checkFields(fields.count + 1, form: name)
         // Configured like its new neighbour, it shares that field's configuration object.
         let neighbour = at > 0 ? at - 1 : 0

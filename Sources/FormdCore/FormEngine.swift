@@ -206,23 +206,23 @@ extension Form {
             try add(spec, after: after)
             result = .done
         case .removeField(let id):
-            remove(try index(of: id))
+            remove(try lookUp(id))
             result = .done
         case .configureField(let id, let options, let configuration):
-            try configure(try index(of: id), options: options, configuration: configuration)
+            try configure(try lookUp(id), options: options, configuration: configuration)
             result = .done
         case .setEnabled(let id, let on):
-            try configure(try index(of: id), options: FieldOptions(\.enabled, on), configuration: nil)
+            try configure(try lookUp(id), options: FieldOptions(\.enabled, on), configuration: nil)
             result = .done
         case .setSecure(let id, let on):
-            try configure(try index(of: id), options: FieldOptions(\.secure, on), configuration: nil)
+            try configure(try lookUp(id), options: FieldOptions(\.secure, on), configuration: nil)
             result = .done
         case .setRevealed(let id, let on):
-            try configure(try index(of: id), options: FieldOptions(\.revealed, on), configuration: nil)
+            try configure(try lookUp(id), options: FieldOptions(\.revealed, on), configuration: nil)
             result = .done
         case .setText(let id, let text):
             try limits.checkText(text, field: id)
-            result = setText(try index(of: id), text)
+            result = setText(try lookUp(id), text)
         case .insertText(let id, let text):
             let i = try target(id)
             try checkInsertion(i, text)
@@ -244,7 +244,7 @@ extension Form {
         case .pressReturn(let id):
             result = pressReturn(try target(id))
         case .demandFocus(let id, let demand):
-            result = .demand(demandFocus(try index(of: id), demand))
+            result = .demand(demandFocus(try lookUp(id), demand))
         case .focusNext, .focusPrevious:
             let step = command == .focusNext ? 1 : -1
             let before = responder

@@ -64,8 +64,8 @@ extension Form {
             restored.append(try Field(restoring: p, presets: presets, limits: limits))
         }
         replaceFields(restored)
-        if let id = saved.responder { responder = try index(of: id) }
-        if let id = saved.pendingBecome { pendingBecome = try index(of: id) }
+        if let id = saved.responder { responder = try lookUp(id) }
+        if let id = saved.pendingBecome { pendingBecome = try lookUp(id) }
         guard saved.seq >= 0 else { throw .invalidParams("saved form \(quoted(saved.name)) has a negative seq") }
         seq = saved.seq
     }

@@ -79,8 +79,8 @@ extension FormEngine {
         case .defineForm(let specs, _):
             try checkTotalFields(specs.count, in: formName)
         case .addField(let spec, let after):
-            guard let f = formIndex(formName), (try? storage[f].index(of: spec.id)) == nil,
-                  after.map({ (try? storage[f].index(of: $0)) != nil }) ?? true else { return }
+            guard let f = formIndex(formName), (try? storage[f].lookUp(spec.id)) == nil,
+                  after.map({ (try? storage[f].lookUp($0)) != nil }) ?? true else { return }
             try checkTotalFields(storage[f].fields.count + 1, in: formName)
         default:
             return

@@ -113,7 +113,7 @@ extension FormEngine {
         default:
             return nil
         }
-        guard let f, let i = try? storage[f].index(of: id) else { return 0 }
+        guard let f, let i = try? storage[f].lookUp(id) else { return 0 }
         return storage[f].fields[i].heldTextBytes
     }
 }
@@ -164,7 +164,7 @@ extension Form {
     mutating func textGrowth(_ command: FormCommand) -> Int {
         switch command {
         case .setText(let id, let text):
-            guard let i = try? index(of: id) else { return 0 }
+            guard let i = try? lookUp(id) else { return 0 }
             return max(0, text.utf8.count - fields[i].text.utf8.count)
         case .insertText(let id, let text), .editAction(let id, .paste, let text?):
             guard let i = try? target(id) else { return 0 }
@@ -174,7 +174,7 @@ extension Form {
             var spec = spec
             return presets.textBound(of: &spec)
         case .configureField(let id, let options, let configuration):
-            guard let i = try? index(of: id) else { return 0 }
+            guard let i = try? lookUp(id) else { return 0 }
             var spec = fields[i].spec
             spec.options = spec.options.overlaid(with: options)
             if let configuration { spec.configuration = configuration }
