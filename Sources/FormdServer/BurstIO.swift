@@ -49,8 +49,6 @@ final class BurstIO: @unchecked Sendable {
         case done
     }
     private var out: OutputChannel
-    /// Where a stretch's bytes and held responses are written together (`HeldStretch.write`).
-    private var spliced = JSONWriter()
     private let closedOutput = Atomic<Bool>(false)
     /// `OutputChannel.failure` of this thread's writes, 0 for none.
     private let failedWrite = Atomic<Int32>(0)
@@ -176,7 +174,7 @@ final class BurstIO: @unchecked Sendable {
         case .held(var held, let bytes):
             defer { pending.remove(bytes) }
             guard !out.isClosed else { return true }
-            held.write(to: &out, flushingAt: flushThreshold, splicingInto: &spliced)
+            held.write(to: &out, flushingAt: flushThreshold)
             flushOutput()
             held.removeAll()
             // Moved into the list, so the serving thread gets the only reference.

@@ -92,46 +92,8 @@ struct HeldStretch: Sendable {
     }
 
     /// Appends the output in order to `out`, the responses written in their places, flushing
-    /// whenever `threshold` bytes wait. `spliced` is an empty writer to write the bytes and
-    /// responses together into; it is left empty, keeping its room.
-    mutating func write(to out: inout OutputChannel, flushingAt threshold: Int, splicingInto spliced: inout JSONWriter) {
-        if !responses.isEmpty {
-            splice(into: &spliced)
-            swap(&spliced, &output.bytes)
-        }
-        output.write(to: &out, flushingAt: threshold)
-        spliced.removeAll()
-    }
-
-    /// Writes the bytes with each response in its place into `spliced` (empty), and moves
-    /// the marks to match.
-    private mutating func splice(into spliced: inout JSONWriter) {
-        let responses = self.responses
-        output.bytes.withUnsafeBytes { bytes in
-            output.marks.withUnsafeMutableBufferPointer { marks in
-                var from = 0, next = 0
-                /// Copies the bytes up to `offset`.
-                func copy(upTo offset: Int) {
-                    if offset > from { spliced.writeRaw(UnsafeRawBufferPointer(rebasing: bytes[from..<offset])) }
-                    from = offset
-                }
-                /// Copies the bytes up to mark `end` and moves the marks before it.
-                func moveMarks(upTo end: Int) {
-                    while next < end {
-                        let mark = marks[next]
-                        copy(upTo: mark.offset)
-                        marks[next] = HeldOutput.Mark(offset: spliced.count, end: mark.end, textSync: mark.textSync, framing: mark.framing)
-                        next += 1
-                    }
-                }
-                for response in responses {
-                    moveMarks(upTo: response.marksBefore)
-                    copy(upTo: response.offset)
-                    response.write(to: &spliced)
-                }
-                moveMarks(upTo: marks.count)
-                copy(upTo: bytes.count)
-            }
-        }
+    /// whenever `threshold` bytes wait (`HeldOutput.write`).
+    mutating func write(to out: inout OutputChannel, flushingAt threshold: Int) {
+        output.write(to: &out, responses: responses, flushingAt: threshold)
     }
 }

@@ -60,8 +60,6 @@ public struct StdioServer {
     }
     /// An emptied stretch of held output, lent to the next one `flush` writes.
     private var spareStretch: HeldStretch? = nil
-    /// Where `flush` writes a stretch's bytes and held responses together.
-    private var spliced = JSONWriter()
     /// Events held for the burst thread before they are handed over even mid-block,
     /// so a block of commands with many events does not pile up records.
     private let heldThreshold = 4096
@@ -222,7 +220,7 @@ public struct StdioServer {
     private mutating func writeHeldEvents() {
         guard held.count > 0 else { return }
         var stretch = held.take(&output.writer, reusing: spareStretch.take())
-        stretch.write(to: &output, flushingAt: flushThreshold, splicingInto: &spliced)
+        stretch.write(to: &output, flushingAt: flushThreshold)
         stretch.removeAll()
         spareStretch = stretch
     }
