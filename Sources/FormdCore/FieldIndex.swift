@@ -132,7 +132,8 @@ struct FieldIndex: Sendable {
     /// Asks for the slot where a lookup of `id` starts, for a lookup soon after: the first
     /// of its two dependent cache misses (PERFORMANCE.md, "prefetch"). Returns the id's
     /// hash, for `likelyPosition(hash:)`; nil (and nothing asked) for an id the table
-    /// does not hold as a short one. A hint only.
+    /// does not hold as a short one. A hint only; inlined where the lookahead asks.
+    @inline(__always)
     func prefetchSlot(of id: String) -> UInt32? {
         guard !slots.isEmpty, let key = ShortASCII.words(of: id) else { return nil }
         let hash = hash(key)

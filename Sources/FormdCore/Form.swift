@@ -60,10 +60,12 @@ public struct Form: Equatable, Sendable {
     /// (`prefetchField(hash:)`), a command later. A hint only: nil for an id the index
     /// cannot hint. (Both stages are mutating only so that the engine reaches the form in
     /// place: a non-mutating call copies it whole.)
+    @inline(__always)
     mutating func prefetchSlot(of id: String) -> UInt32? { indexByID.prefetchSlot(of: id) }
 
     /// The second stage: the field that the slot of `hash` names (now in the cache) is
     /// asked for, if any. A hint only; it changes nothing.
+    @inline(__always)
     mutating func prefetchField(hash: UInt32) {
         guard let p = indexByID.likelyPosition(hash: hash), p >= 0, p < fields.count else { return }
         fields.withUnsafeBufferPointer { CacheLines.prefetch(UnsafeRawPointer($0.baseAddress! + p), count: MemoryLayout<Field>.size) }

@@ -139,8 +139,15 @@ public struct FormEngine: Equatable, Sendable {
         return result
     }
 
+    /// The position of form `name`, or nil. Inlined: nearly every command goes to the form
+    /// the last one went to, a compare of two names.
+    @inline(__always)
     mutating func formIndex(_ name: String) -> Int? {
         if lastForm < storage.count && storage[lastForm].name == name { return lastForm }
+        return formIndexByName(name)
+    }
+
+    private mutating func formIndexByName(_ name: String) -> Int? {
         guard let i = indexByName[name] else { return nil }
         lastForm = i
         return i
