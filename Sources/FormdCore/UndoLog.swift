@@ -295,21 +295,22 @@ struct UndoLog: Equatable, Sendable {
     }
 
     /// Puts a record at the end of the log, on top of `h`'s undo stack, with the removed
-    /// text's bytes.
+    /// text's bytes. Its positions fit in 32 bits (`record` checked the texts' lengths).
     @inline(__always)
     private mutating func push(_ kind: EditHistory.Kind, joining: Bool, startUTF8: Int, removedUTF8: Int, insertedUTF8: Int,
                                of text: String, secret: Bool, anchorBeforeUTF8: Int, headBeforeUTF8: Int,
                                onto h: inout EditHistory) {
-        let number = base + count
-        if h.undoTop >= base { at(h.undoTop - base).pointee.setUp(number, of: h.undoTop, joins: joining) }
-        total += removedUTF8 + insertedUTF8 + UndoLog.recordOverhead
+        let number = base &+ count
+        if h.undoTop >= base { at(h.undoTop &- base).pointee.setUp(number, of: h.undoTop, joins: joining) }
+        total &+= removedUTF8 &+ insertedUTF8 &+ UndoLog.recordOverhead
         let textAt = storage.reserveText(max(removedUTF8, insertedUTF8))
         if removedUTF8 > 0 { UndoLog.copy(text, from: startUTF8, count: removedUTF8, to: storage.text.bytes + textAt) }
         storage.append(Record(number: number, kind: kind, joinsPrevious: joining, secret: secret, textAt: textAt,
-                              link: h.undoTop, startUTF8: Int32(startUTF8),
-                              removedUTF8: Int32(removedUTF8), insertedUTF8: Int32(insertedUTF8),
-                              anchorBeforeUTF8: Int32(anchorBeforeUTF8), headBeforeUTF8: Int32(headBeforeUTF8)))
-        live += 1
+                              link: h.undoTop, startUTF8: Int32(truncatingIfNeeded: startUTF8),
+                              removedUTF8: Int32(truncatingIfNeeded: removedUTF8), insertedUTF8: Int32(truncatingIfNeeded: insertedUTF8),
+                              anchorBeforeUTF8: Int32(truncatingIfNeeded: anchorBeforeUTF8),
+                              headBeforeUTF8: Int32(truncatingIfNeeded: headBeforeUTF8)))
+        live &+= 1
         h.undoTop = number
         lastMade = number
     }
@@ -511,8 +512,8 @@ struct UndoLog: Equatable, Sendable {
     @inline(__always)
     private mutating func kill(_ i: Int) {
         let r = at(i)
-        total -= r.pointee.cost
-        live -= 1
+        total &-= r.pointee.cost
+        live &-= 1
         r.pointee.dead = true
         if r.pointee.secret { storage.eraseText(of: i) }
     }

@@ -37,7 +37,7 @@ final class UndoLogStorage: @unchecked Sendable {
 
     /// Record `i`, counted from the oldest held.
     @inline(__always)
-    subscript(i: Int) -> UnsafeMutablePointer<UndoLog.Record> { buffer + ((head + i) & mask) }
+    subscript(i: Int) -> UnsafeMutablePointer<UndoLog.Record> { buffer + ((head &+ i) & mask) }
 
     /// A storage of its own with the same records and texts.
     func copy() -> UndoLogStorage {
@@ -52,7 +52,7 @@ final class UndoLogStorage: @unchecked Sendable {
     func append(_ record: UndoLog.Record) {
         if count == capacity { grow() }
         self[count].initialize(to: record)
-        count += 1
+        count &+= 1
     }
 
     /// Removes the first `n` records (dead ones).

@@ -50,8 +50,8 @@ struct UndoTextArena: ~Copyable {
     mutating func reserve(_ n: Int) -> Int? {
         if wrapEnd < 0 {
             if capacity - end >= n {
-                end += n
-                return end - n
+                end &+= n
+                return end &- n
             }
             // Past the buffer's end: the slot goes at its start, before the front.
             guard front >= n else { return nil }
@@ -60,8 +60,8 @@ struct UndoTextArena: ~Copyable {
             return 0
         }
         guard front - end >= n else { return nil }
-        end += n
-        return end - n
+        end &+= n
+        return end &- n
     }
 
     /// Grows the last slot by `n` bytes where it lies; false when the bytes after it are

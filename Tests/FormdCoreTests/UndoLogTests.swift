@@ -407,4 +407,17 @@ final class UndoLogTests: XCTestCase {
         XCTAssertEqual(log.total, 0)
         XCTAssertNil(log.popUndo(&h, text: "xabc"))
     }
+
+    /// Offsets up to `Int32.max` are kept exactly (a record stores them in 32 bits once
+    /// `record` has checked they fit).
+    func testAStepAtTheThirtyTwoBitLimitKeepsItsOffsets() {
+        var log = UndoLog(limit: 10)
+        var h = EditHistory()
+        log.record(.other, startUTF8: 1, removedUTF8: 2, insertedUTF8: 1, of: "abcd", secret: false,
+                   anchorBeforeUTF8: Int(Int32.max), headBeforeUTF8: Int(Int32.max) - 1, into: &h)
+        XCTAssertEqual(log.total, 3 + UndoLog.recordOverhead)
+        let step = log.popUndo(&h, text: "axd")
+        XCTAssertEqual(step, EditHistory.Step(startUTF8: 1, replacedUTF8: 1, text: "bc",
+                                              anchorBeforeUTF8: Int(Int32.max), headBeforeUTF8: Int(Int32.max) - 1))
+    }
 }
