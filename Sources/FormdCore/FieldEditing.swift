@@ -25,7 +25,7 @@ extension Form {
     // shared, so the edit copies the whole text instead of splicing it in place. The
     // change is consumed: its strings move into the event.
     mutating func emitTextChanged(_ i: Int, _ change: consuming CharacterChange, validityChanged: Bool = false) {
-        emit(fields[i].textChanged(consume change, encoding, withText: eventTexts))
+        emit(fields[i].textChanged(consume change, encoding, withText: eventTexts.on))
         if validityChanged { emit(.validityChanged(field: fields[i].id, validity: fields[i].validity)) }
     }
 

@@ -22,7 +22,7 @@ public struct Form: Equatable, Sendable {
     var encoding = PositionEncoding.character
     /// Whether this form's `textChanged` events carry their field's text: the engine's
     /// (`FormEngine.setEventTexts`).
-    var eventTexts = true
+    var eventTexts = EventTextsSetting(true)
     /// Events emitted by the command being carried out; drained by the engine.
     var outbox: [EventRecord] = []
     /// The engine's undo log, lent to the form while a command is carried out (empty

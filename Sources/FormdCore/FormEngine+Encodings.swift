@@ -38,7 +38,7 @@ extension FormEngine {
     @usableFromInline
     mutating func changeEventTexts(_ on: Bool) {
         eventTexts = on
-        for i in storage.indices { storage[i].eventTexts = on }
+        for i in storage.indices { storage[i].eventTexts.on = on }
     }
 }
 

@@ -123,7 +123,7 @@ public struct FormEngine: Equatable, Sendable {
             try limits.checkNewForm(existing: storage.count, name: formName)
             // A new form joins the engine only once its definition has succeeded.
             var form = Form(name: formName, limits: limits)
-            form.eventTexts = eventTexts
+            form.eventTexts.on = eventTexts
             swap(&undoLog, &form.undoLog)
             let result: CommandResult
             do {

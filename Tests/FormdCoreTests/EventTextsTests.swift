@@ -123,4 +123,19 @@ final class EventTextsTests: XCTestCase {
                            [.textChanged(field: id, text: "newer", length: 5, edit: TextEdit(3, 3, "er"), selection: .caret(5))], form)
         }
     }
+
+    /// The setting is how events are delivered, not part of the engine's value: switched,
+    /// the engine is the same, so a request that fails right after has changed nothing
+    /// (the fuzzer's invariant; a form's stored setting once made such a request "change"
+    /// the engine).
+    func testTheSettingIsNotPartOfTheEnginesValue() throws {
+        let before = try engine()
+        var e = before
+        e.setEventTexts(false)
+        XCTAssertEqual(e, before)
+        XCTAssertThrowsError(try e.perform(.moveCaret(field: nil, to: .end, extend: true)))
+        XCTAssertEqual(e, before)
+        e.setEventTexts(true)
+        XCTAssertEqual(e, before)
+    }
 }
