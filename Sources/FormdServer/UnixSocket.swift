@@ -87,11 +87,17 @@ public enum UnixSocket {
         } else if errno != ENOENT {
             throw SocketError("cannot use \(path): \(describe(errno))")
         }
+        // Bound under a private name in the same directory and linked into place once
+        // listening, so a client that sees the file can connect; `link` never replaces a
+        // file another daemon put there meanwhile.
+        let staging = stagingPath(in: dir)
+        let bindPath = staging ?? path
+        if let staging { unlink(staging) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError("cannot create a socket: \(describe(errno))") }
         // The file is created with no permission for group and others, never loosened.
         let oldMask = umask(0o177)
-        let bound = withAddress(path) { bind(fd, $0, $1) }
+        let bound = withAddress(bindPath) { bind(fd, $0, $1) }
         let bindErrno = errno
         umask(oldMask)
         guard bound == 0 else {
@@ -101,20 +107,40 @@ public enum UnixSocket {
             }
             throw SocketError("cannot bind \(path): \(describe(bindErrno))")
         }
-        guard chmod(path, 0o600) == 0, lstat(path, &st) == 0 else {
+        guard chmod(bindPath, 0o600) == 0, lstat(bindPath, &st) == 0 else {
             let code = errno
             Glibc.close(fd)
-            unlink(path)
+            unlink(bindPath)
             throw SocketError("cannot set the mode of \(path): \(describe(code))")
         }
         guard Glibc.listen(fd, 128) == 0 else {
             let code = errno
             Glibc.close(fd)
-            unlink(path)
+            unlink(bindPath)
             throw SocketError("cannot listen on \(path): \(describe(code))")
+        }
+        if let staging {
+            let linked = link(staging, path)
+            let code = errno
+            unlink(staging)
+            guard linked == 0 else {
+                Glibc.close(fd)
+                if code == EEXIST {
+                    throw SocketError("another formd is listening on \(path) (it appeared while this one started)")
+                }
+                throw SocketError("cannot put the socket at \(path): \(describe(code))")
+            }
         }
         setNonBlocking(fd)
         return Listener(fd: fd, path: path, device: UInt(st.st_dev), inode: UInt(st.st_ino))
+    }
+
+    /// The name a socket is bound under before it is linked to its path: hidden, in the
+    /// same (private) directory, one per process; nil when it would not fit in an address
+    /// (the socket is then bound at its path directly).
+    static func stagingPath(in dir: String) -> String? {
+        let staging = dir + "/.formd-listen-" + String(getpid())
+        return staging.utf8.count < MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size ? staging : nil
     }
 
     enum Probe { case live, stale, failed(Int32) }

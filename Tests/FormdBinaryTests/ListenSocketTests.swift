@@ -39,6 +39,55 @@ final class ListenSocketTests: XCTestCase {
         XCTAssertTrue(usage.stderr.contains("'--max-client-buffer' goes with '--listen <socket>'"), usage.stderr)
     }
 
+    /// A client that sees the socket's file can connect: the file appears only once formd
+    /// listens on it. Bound at its path, it was there a moment before `listen`, and a client
+    /// polling for it on the same CPU (as `scripts/bench` pins its processes) was refused
+    /// about one start in six. Stopped (SIGTERM) right after, it removes the file and leaves
+    /// nothing else (the handler's flag was a plain variable: a signal landing inside a read
+    /// of it trapped on exclusivity and left the socket behind).
+    func testTheSocketFileAppearsOnlyOnceFormdListens() throws {
+        // sched_{get,set}affinity are GNU extensions Glibc's module does not export.
+        typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+        let getAffinity = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_getaffinity")!, to: Affinity.self)
+        let setAffinity = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity")!, to: Affinity.self)
+        var all = cpu_set_t()
+        XCTAssertEqual(getAffinity(0, MemoryLayout<cpu_set_t>.size, &all), 0)
+        var one = cpu_set_t()
+        withUnsafeBytes(of: all) { from in
+            withUnsafeMutableBytes(of: &one) { to in
+                let byte = from.firstIndex { $0 != 0 }!
+                to[byte] = from[byte] & (~from[byte] &+ 1)
+            }
+        }
+        XCTAssertEqual(setAffinity(0, MemoryLayout<cpu_set_t>.size, &one), 0)
+        defer { _ = setAffinity(0, MemoryLayout<cpu_set_t>.size, &all) }
+        var refused = 0
+        for _ in 0..<150 {
+            let dir = ListenDaemon.makeDirectory()
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let process = Process()
+            process.executableURL = FormdProcess.binary
+            process.arguments = ["--listen", dir + "/s"]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            let errPipe = Pipe()
+            process.standardError = errPipe
+            try process.run()
+            let deadline = Date().addingTimeInterval(5)
+            var st = stat()
+            while lstat(dir + "/s", &st) != 0 && Date() < deadline { usleep(100) }
+            do {
+                Glibc.close(try ListenDaemon.connect(dir + "/s"))
+            } catch {
+                refused += 1
+            }
+            process.terminate()
+            process.waitUntilExit()
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [], "formd removes its socket and leaves nothing else \(process.terminationStatus) \(process.terminationReason.rawValue) \(String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        }
+        XCTAssertEqual(refused, 0, "connections refused after the socket's file appeared")
+    }
+
     func testAStaleSocketIsReplacedAndALiveOneIsNotStolen() throws {
         // A socket file left by a daemon that died.
         let dir = ListenDaemon.makeDirectory()
