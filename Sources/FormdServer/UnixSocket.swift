@@ -102,10 +102,7 @@ public enum UnixSocket {
         umask(oldMask)
         guard bound == 0 else {
             Glibc.close(fd)
-            if bindErrno == EADDRINUSE {
-                throw SocketError("another formd is listening on \(path) (it appeared while this one started)")
-            }
-            throw SocketError("cannot bind \(path): \(describe(bindErrno))")
+            throw placingFailure(bindErrno, taken: EADDRINUSE, doing: "bind", path)
         }
         guard chmod(bindPath, 0o600) == 0, lstat(bindPath, &st) == 0 else {
             let code = errno
@@ -125,14 +122,18 @@ public enum UnixSocket {
             unlink(staging)
             guard linked == 0 else {
                 Glibc.close(fd)
-                if code == EEXIST {
-                    throw SocketError("another formd is listening on \(path) (it appeared while this one started)")
-                }
-                throw SocketError("cannot put the socket at \(path): \(describe(code))")
+                throw placingFailure(code, taken: EEXIST, doing: "put the socket at", path)
             }
         }
         setNonBlocking(fd)
         return Listener(fd: fd, path: path, device: UInt(st.st_dev), inode: UInt(st.st_ino))
+    }
+
+    /// Why the socket could not be put at `path`: another daemon's socket got there first
+    /// (`code` is `taken`), or `doing` failed.
+    private static func placingFailure(_ code: Int32, taken: Int32, doing: String, _ path: String) -> SocketError {
+        code == taken ? SocketError("another formd is listening on \(path) (it appeared while this one started)")
+            : SocketError("cannot \(doing) \(path): \(describe(code))")
     }
 
     /// The name a socket is bound under before it is linked to its path: hidden, in the
